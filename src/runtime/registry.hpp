@@ -1,0 +1,55 @@
+// Kernel instances as data: one table the dispatcher, `tcgemm kernels`, the profiler's --kernels
+// filter and the docs all read.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tcgemm/problem.hpp"
+
+namespace tcgemm {
+
+struct GemmArgs {
+  GemmDesc desc;
+  const void* a = nullptr;
+  const void* b = nullptr;
+  const void* c = nullptr;
+  void* d = nullptr;
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
+  cudaStream_t stream = nullptr;
+};
+
+struct KernelEntry {
+  std::string_view name;   // sm90_wgmma_bf16_128x128x64_s4_tn
+  int min_sm = 80;         // compute capability x10 the kernel needs (90 for sm_90a)
+  MmaFamily family = MmaFamily::simt;
+  DType input = DType::f32;  // dtype of A and B
+  int tile_m = 0, tile_n = 0, tile_k = 0;
+  int stages = 1;
+  int threads = 0;
+  int cluster_m = 1, cluster_n = 1;
+  // ok, or why this kernel cannot run this problem (dtype, layout, alignment, size).
+  Status (*supports)(const GemmDesc&) = nullptr;
+  // Workspace the launch needs (0 for none); nullptr means none.
+  std::size_t (*workspace_bytes)(const GemmDesc&) = nullptr;
+  // Launches on args.stream; args are validated and supports() returned ok.
+  Status (*launch)(const GemmArgs&) = nullptr;
+  // The __global__ function, for cudaFuncGetAttributes (registers, smem) in `tcgemm kernels`.
+  const void* (*function)() = nullptr;
+};
+
+// Every kernel family appends its instances; registry.cpp calls each once.
+void register_simt_kernels(std::vector<KernelEntry>& table);
+void register_wmma_kernels(std::vector<KernelEntry>& table);
+void register_sm80_kernels(std::vector<KernelEntry>& table);
+void register_sm90_kernels(std::vector<KernelEntry>& table);
+
+std::span<const KernelEntry> kernel_registry();
+const KernelEntry* find_kernel(std::string_view name);
+
+}  // namespace tcgemm
