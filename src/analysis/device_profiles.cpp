@@ -112,8 +112,10 @@ std::array<DeviceProfile, 8> build_table() {
            {.fp64_tc = 0, .tf32 = 82.6, .fp16 = 165.2, .fp8 = 330.3, .int8 = 660.6,
             .fp32_simt = 82.6}),
       // NVIDIA HGX B200 datasheet, per GPU (1000 W): 148 SMs, 8 TB/s HBM3e. Dense rates are the
-      // datasheet's sparse figures halved. The boost clock and L2 size are not on the datasheet;
-      // these are the values reported for shipping parts and should be replaced by a live read.
+      // datasheet's sparse figures halved (TF32 1.1 PF, FP16 2.25 PF, FP8/INT8 4.5 P). FP64 and
+      // FP32 follow the later datasheet revision (37 / 75 per GPU; the first one said 40 / 80).
+      // The boost clock and L2 size are not on the datasheet and third-party figures disagree;
+      // treat them as estimates and prefer a live read on a real B200.
       make(arch_sm100(), "b200", "NVIDIA B200 (180 GB HBM3e)", 148, 126 * MiB, 1965, 8000,
            {.fp64_tc = 37, .tf32 = 1100, .fp16 = 2250, .fp8 = 4500, .int8 = 4500,
             .fp32_simt = 75}),
