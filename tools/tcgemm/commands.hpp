@@ -18,6 +18,9 @@ Runner add_explain(CLI::App& app);
 Runner add_occupancy(CLI::App& app);
 Runner add_main(CLI::App& app);
 
+// `explain` on the default shape (4096^3 bf16, A row, B column) on the h200 profile.
+int run_default_explain();
+
 // Prints "tcgemm: error: <msg>" on stderr and returns kUsageError.
 int usage_error(const std::string& msg);
 

@@ -1,0 +1,171 @@
+// Advice: every cure the seeds name, priced under the same time model as the current plan.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "analysis/family_peak.hpp"
+#include "tcgemm/analysis.hpp"
+
+namespace tcgemm {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+int ctas_for(const DeviceProfile& d, const TileConfig& t, DType in) {
+  KernelResources k{t.threads, t.regs_per_thread, 0, estimated_smem_bytes(t, in)};
+  if (k.dynamic_smem > d.smem_per_block_optin) return 0;
+  Result<Occupancy> o = compute_occupancy(d, k);
+  return o.ok() ? o->ctas_per_sm : 0;
+}
+
+void add(std::vector<Advice>& out, double base_us, double alt_us, std::string action, std::string reason) {
+  if (alt_us <= 0) return;
+  out.push_back({std::move(action), base_us / alt_us, std::move(reason)});
+}
+
+void advise_split_k(const ShapeReport& r, double peak, std::vector<Advice>& out) {
+  const GemmDesc& g = r.desc;
+  if (r.waves.grid_ctas >= r.waves.resident_ctas) return;  // already a full wave
+  double best_us = r.predicted.total_us;
+  int best = 1;
+  for (int s = 2; s <= 64; ++s) {
+    if (ceil_div(g.k, s) < 2 * r.tile.tile_k) break;
+    const TimeModel t = predict_time(g, r.device, r.tile, r.waves.ctas_per_sm, peak, s);
+    if (t.total_us < best_us) { best_us = t.total_us; best = s; }
+  }
+  if (best > 1)
+    add(out, r.predicted.total_us, best_us, "split-K x" + std::to_string(best),
+        std::to_string(r.waves.grid_ctas) + " tiles fill " +
+            fmt("%.0f%%", 100.0 * r.waves.grid_ctas / r.waves.resident_ctas) +
+            " of one wave; splitting K " + std::to_string(best) + " ways gives " +
+            std::to_string(r.waves.grid_ctas * best) + " CTAs, plus a combine pass over " +
+            fmt("%.1f MB", static_cast<double>(g.m * g.n) * 4.0 * best / 1e6) + " of f32 partials");
+}
+
+void advise_stream_k(const ShapeReport& r, double peak, std::vector<Advice>& out) {
+  if (r.waves.wave_efficiency > 0.95) return;
+  const GemmDesc& g = r.desc;
+  const TileConfig& t = r.tile;
+  const int64_t iters = r.waves.grid_ctas * ceil_div(g.k, t.tile_k);
+  const int64_t per_cta = ceil_div(iters, r.waves.resident_ctas);
+  const double per_sm_flops = peak * 1e12 / r.device.sm_count;
+  const double iter_us = 2.0 * t.tile_m * t.tile_n * t.tile_k / per_sm_flops * 1e6;
+  const double compute = static_cast<double>(per_cta) * r.waves.ctas_per_sm * iter_us;
+  // Every resident CTA may leave one partial tile for a neighbour to fix up (f32, out and in).
+  const double fixup = static_cast<double>(r.waves.resident_ctas) * t.tile_m * t.tile_n * 8.0 /
+                       (r.device.mem_bandwidth_gbs * 1e9) * 1e6;
+  const double us = std::max(compute, r.predicted.memory_us) + fixup + r.predicted.extra_us / std::max<int64_t>(r.waves.wave_count, 1);
+  add(out, r.predicted.total_us, us, "stream-K",
+      "the last wave is " + fmt("%.0f%%", 100.0 * r.waves.wave_efficiency) +
+          " efficient; an equal share of the " + std::to_string(iters) +
+          " MAC-loop iterations per persistent CTA removes the tail for a partial-tile fix-up");
+}
+
+void advise_persistent(const ShapeReport& r, std::vector<Advice>& out) {
+  if (r.waves.wave_count < 2) return;
+  const double per_wave = r.predicted.extra_us / static_cast<double>(r.waves.wave_count);
+  const double us = r.predicted.total_us - r.predicted.extra_us + per_wave;
+  add(out, r.predicted.total_us, us, "persistent",
+      std::to_string(r.waves.wave_count) + " waves each expose an epilogue (" +
+          fmt("%.1f us", per_wave) + "); a persistent grid overlaps all but the last with the next tile's mainloop");
+}
+
+void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
+  const DType in = r.desc.a.dtype;
+  std::vector<TileConfig> candidates;
+  const TileConfig base = default_tile_config(r.tile.family, in);
+  if (r.tile.family == MmaFamily::wgmma) {
+    const int tk = base.tile_k;
+    candidates = {{MmaFamily::wgmma, 128, 256, tk, 4, 384, 168, 0}, {MmaFamily::wgmma, 256, 128, tk, 4, 384, 168, 0},
+                  {MmaFamily::wgmma, 128, 128, tk, 6, 384, 128, 0}, {MmaFamily::wgmma, 64, 256, tk, 6, 256, 168, 0},
+                  {MmaFamily::wgmma, 128, 64, tk, 8, 256, 96, 0},   {MmaFamily::wgmma, 64, 128, tk, 8, 256, 96, 0}};
+  } else {
+    candidates = {base, {base.family, 128, 64, base.tile_k, base.stages, 128, base.regs_per_thread, 0},
+                  {base.family, 64, 128, base.tile_k, base.stages, 128, base.regs_per_thread, 0},
+                  {base.family, 64, 64, base.tile_k, base.stages, 128, base.regs_per_thread, 0}};
+  }
+  double best_us = r.predicted.total_us;
+  const TileConfig* best = nullptr;
+  for (const TileConfig& c : candidates) {
+    if (c.tile_m == r.tile.tile_m && c.tile_n == r.tile.tile_n && c.tile_k == r.tile.tile_k) continue;
+    const int b = ctas_for(r.device, c, in);
+    if (b < 1) continue;
+    const TimeModel t = predict_time(r.desc, r.device, c, b, peak);
+    if (t.total_us < best_us * 0.98) { best_us = t.total_us; best = &c; }
+  }
+  if (best)
+    add(out, r.predicted.total_us, best_us,
+        "tile " + std::to_string(best->tile_m) + "x" + std::to_string(best->tile_n) + "x" + std::to_string(best->tile_k),
+        "fits the shape better: " +
+            fmt("eta_wave %.2f", wave_efficiency(ceil_div(r.desc.m, best->tile_m) * ceil_div(r.desc.n, best->tile_n),
+                                                 r.device.sm_count, ctas_for(r.device, *best, in))) +
+            fmt(", eta_pad %.2f", padding_efficiency(r.desc.m, r.desc.n, r.desc.k, best->tile_m, best->tile_n, best->tile_k)));
+}
+
+void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out) {
+  const GemmDesc& g = r.desc;
+  if (r.tile.family != MmaFamily::wgmma || g.m >= 64 || g.n <= g.m) return;
+  GemmDesc s = g;
+  std::swap(s.m, s.n);
+  TileConfig t = r.tile;
+  t.tile_m = 128;
+  t.tile_n = static_cast<int>(std::min<int64_t>(256, ceil_div(g.m, 8) * 8));  // wgmma N steps of 8
+  t.regs_per_thread = 128;
+  const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
+  double best = predict_time(s, r.device, t, b, peak).total_us;
+  int best_split = 1;
+  for (int k = 2; k <= 16 && ceil_div(g.k, k) >= 2 * t.tile_k; ++k) {
+    const double us = predict_time(s, r.device, t, b, peak, k).total_us;
+    if (us < best) { best = us; best_split = k; }
+  }
+  add(out, r.predicted.total_us, best,
+      "swap A/B" + (best_split > 1 ? " + split-K x" + std::to_string(best_split) : std::string()),
+      "M=" + std::to_string(g.m) + " wastes " + fmt("%.0f%%", 100.0 * (1.0 - static_cast<double>(g.m) / r.tile.tile_m)) +
+          " of wgmma's 64-row side; computing D^T = B^T A^T puts N on it and M on an N=" +
+          std::to_string(t.tile_n) + " tile");
+}
+
+}  // namespace
+
+std::vector<Advice> advise(const ShapeReport& r) {
+  std::vector<Advice> out;
+  const double peak = family_peak_tflops(r.device, r.tile.family, r.desc.a.dtype);
+  const GemmDesc& g = r.desc;
+
+  if (r.alignment.needs_repack) {
+    const TileConfig wg = default_tile_config(MmaFamily::wgmma, g.a.dtype);
+    const int b = std::max(1, ctas_for(r.device, wg, g.a.dtype));
+    const double us = r.alignment.repack_us +
+                      predict_time(g, r.device, wg, b, family_peak_tflops(r.device, MmaFamily::wgmma, g.a.dtype)).total_us;
+    add(out, r.predicted.total_us, us, "repack A/B to an aligned workspace, then wgmma",
+        family_check(r.alignment, MmaFamily::wgmma).reason + "; the copy costs " + fmt("%.1f us", r.alignment.repack_us));
+  }
+  if (g.a.dtype == DType::f32 && r.device.peak.tf32 > 0) {
+    GemmDesc t32 = g;
+    t32.a.dtype = t32.b.dtype = DType::tf32;
+    const MmaFamily f = r.device.cc_major == 9 ? MmaFamily::wgmma : MmaFamily::mma_sync;
+    const TileConfig cfg = default_tile_config(f, DType::tf32);
+    const int b = std::max(1, ctas_for(r.device, cfg, DType::tf32));
+    add(out, r.predicted.total_us, predict_time(t32, r.device, cfg, b, family_peak_tflops(r.device, f, DType::tf32)).total_us,
+        "declare A and B tf32", "f32 inputs run on the CUDA cores; tf32 (10-bit mantissa, f32 range) runs on the Tensor Cores");
+  }
+  advise_split_k(r, peak, out);
+  advise_stream_k(r, peak, out);
+  advise_persistent(r, out);
+  advise_tiles(r, peak, out);
+  advise_swap_ab(r, peak, out);
+
+  std::erase_if(out, [](const Advice& a) { return a.predicted_gain < 1.01; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Advice& a, const Advice& b) { return a.predicted_gain > b.predicted_gain; });
+  return out;
+}
+
+}  // namespace tcgemm

@@ -1,0 +1,53 @@
+// A deliberately simple, stated time model. It is a bound with the wave and padding losses put
+// back in, not a simulator: the advice compares plans under the same model, and
+// `explain --measure` checks it against the GPU.
+#include <algorithm>
+#include <cmath>
+
+#include "tcgemm/analysis.hpp"
+
+namespace tcgemm {
+namespace {
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Lead, not a measurement: about half of an H100/H200's SMs can saturate HBM, so a grid on
+// fewer SMs than that gets a proportional share of the bandwidth.
+constexpr double kSmFractionToSaturateDram = 0.5;
+}  // namespace
+
+TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConfig& t,
+                       int ctas_per_sm, double peak_tflops, int split_k) {
+  TimeModel tm;
+  if (ctas_per_sm < 1 || peak_tflops <= 0) return tm;
+  split_k = std::max(split_k, 1);
+  const int64_t k_slice = ceil_div(g.k, split_k);
+  const int64_t tiles = ceil_div(g.m, t.tile_m) * ceil_div(g.n, t.tile_n) * split_k;
+  const int64_t resident = int64_t{d.sm_count} * ctas_per_sm;
+  const int64_t waves = ceil_div(tiles, resident);
+  const double k_padded = static_cast<double>(ceil_div(k_slice, t.tile_k) * t.tile_k);
+  // Each wave runs b CTAs per SM at the SM's share of the peak.
+  const double per_sm_flops = peak_tflops * 1e12 / d.sm_count;
+  const double tile_us = 2.0 * t.tile_m * t.tile_n * k_padded / per_sm_flops * 1e6;
+  tm.compute_us = static_cast<double>(waves) * ctas_per_sm * tile_us;
+
+  const double bw = d.mem_bandwidth_gbs * 1e9;
+  const double busy_sms = static_cast<double>(std::min<int64_t>(tiles, d.sm_count));
+  const double bw_share = std::min(1.0, busy_sms / (kSmFractionToSaturateDram * d.sm_count));
+  const double ab = static_cast<double>(g.m * g.k * static_cast<int64_t>(dtype_bytes(g.a.dtype)) +
+                                        g.k * g.n * static_cast<int64_t>(dtype_bytes(g.b.dtype)));
+  const double mn = static_cast<double>(g.m * g.n);
+  const double cd = mn * static_cast<double>(dtype_bytes(g.d.dtype)) +
+                    (g.beta != 0.0f ? mn * static_cast<double>(dtype_bytes(g.c.dtype)) : 0.0);
+  const double partials = split_k > 1 ? mn * 4.0 * split_k : 0.0;  // f32 partial tiles written
+  tm.memory_us = (ab + (split_k > 1 ? partials : cd)) / (bw * bw_share) * 1e6;
+  // The combine pass reads every partial and writes D, on the whole device.
+  if (split_k > 1) tm.extra_us = (partials + cd) / bw * 1e6 + 2.0;  // + one launch
+  // A non-persistent grid exposes each wave's epilogue (the tile leaving at the SM's share of
+  // bandwidth) once per wave.
+  const double tile_out = static_cast<double>(t.tile_m) * t.tile_n * dtype_bytes(g.d.dtype) * ctas_per_sm;
+  tm.extra_us += static_cast<double>(waves) * tile_out / (bw / d.sm_count) * 1e6;
+  tm.total_us = std::max(tm.compute_us, tm.memory_us) + tm.extra_us;
+  return tm;
+}
+
+}  // namespace tcgemm

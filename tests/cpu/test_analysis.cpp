@@ -1,0 +1,166 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tcgemm/analysis.hpp"
+
+using namespace tcgemm;
+
+namespace {
+GemmDesc bf16_tn(int64_t m, int64_t n, int64_t k) {
+  GemmDesc g;
+  g.m = m; g.n = n; g.k = k;
+  return g;
+}
+const DeviceProfile& h200() { return *find_device_profile("h200"); }
+}  // namespace
+
+TEST(Waves, EfficiencyFormula) {
+  // 512 tiles on 132 SMs x 1: ceil(512/132) = 4 waves of 132 -> 512/528.
+  EXPECT_DOUBLE_EQ(wave_efficiency(512, 132, 1), 512.0 / 528.0);
+  EXPECT_DOUBLE_EQ(wave_efficiency(132, 132, 1), 1.0);
+  EXPECT_DOUBLE_EQ(wave_efficiency(133, 132, 1), 133.0 / 264.0);
+  EXPECT_DOUBLE_EQ(wave_efficiency(24, 148, 1), 24.0 / 148.0);
+  EXPECT_DOUBLE_EQ(wave_efficiency(300, 132, 2), 300.0 / 528.0);
+  EXPECT_EQ(wave_efficiency(0, 132, 1), 0.0);
+}
+
+TEST(Waves, PaddingFormula) {
+  EXPECT_DOUBLE_EQ(padding_efficiency(4096, 4096, 4096, 128, 256, 64), 1.0);
+  // 4097 pads to 4224 on M (128) and 4352 on N (256) and 4160 on K (64).
+  EXPECT_DOUBLE_EQ(padding_efficiency(4097, 4097, 4097, 128, 256, 64),
+                   (4097.0 / 4224.0) * (4097.0 / 4352.0) * (4097.0 / 4160.0));
+  EXPECT_DOUBLE_EQ(padding_efficiency(16, 8192, 8192, 128, 256, 64), 16.0 / 128.0);
+}
+
+TEST(Waves, ModelOf4224Cubed) {
+  TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  WaveModel w = wave_model(bf16_tn(4224, 4224, 4224), h200(), t, 1);
+  EXPECT_EQ(w.tiles_m, 33);
+  EXPECT_EQ(w.tiles_n, 17);  // 4224/256 = 16.5
+  EXPECT_EQ(w.grid_ctas, 561);
+  EXPECT_EQ(w.wave_count, 5);
+  EXPECT_DOUBLE_EQ(w.wave_efficiency, 561.0 / 660.0);
+  EXPECT_EQ(w.n_padded, 4352);
+}
+
+TEST(Roofline, FloorsOf4096CubedOnH200) {
+  const DeviceProfile& d = h200();
+  Roofline r = roofline(bf16_tn(4096, 4096, 4096), d, peak_tflops(d, DType::bf16));
+  EXPECT_DOUBLE_EQ(r.flops, 2.0 * 4096.0 * 4096.0 * 4096.0);
+  EXPECT_DOUBLE_EQ(r.min_bytes, 3.0 * 4096.0 * 4096.0 * 2.0);  // A, B, D once; beta = 0
+  EXPECT_NEAR(r.arithmetic_intensity, 4096.0 / 3.0, 1e-9);
+  EXPECT_TRUE(r.compute_bound);
+  EXPECT_NEAR(r.compute_us, r.flops / (d.peak.fp16 * 1e12) * 1e6, 1e-9);
+  EXPECT_DOUBLE_EQ(r.floor_us, r.compute_us);
+}
+
+TEST(Roofline, DecodeShapeIsMemoryBound) {
+  GemmDesc g = bf16_tn(16, 8192, 8192);
+  g.beta = 1.0f;
+  Roofline r = roofline(g, h200(), peak_tflops(h200(), DType::bf16));
+  EXPECT_DOUBLE_EQ(r.min_bytes, (16.0 * 8192 + 8192.0 * 8192 + 2 * 16.0 * 8192) * 2.0);
+  EXPECT_FALSE(r.compute_bound);
+}
+
+TEST(Alignment, AlignedBf16GetsWgmmaOnHopper) {
+  AlignmentRecord a = alignment_record(bf16_tn(4096, 4096, 4096), h200());
+  EXPECT_EQ(a.chosen, MmaFamily::wgmma);
+  EXPECT_TRUE(a.tensor_core_eligible);
+  EXPECT_FALSE(a.needs_repack);
+}
+
+TEST(Alignment, OddLeadingDimensionLosesTmaButKeepsTensorCores) {
+  AlignmentRecord a = alignment_record(bf16_tn(4097, 4097, 4097), h200());
+  const FamilyCheck& wg = family_check(a, MmaFamily::wgmma);
+  EXPECT_FALSE(wg.eligible);
+  EXPECT_FALSE(wg.a.ok);
+  EXPECT_NE(wg.a.reason.find("8194 B, not a multiple of 16"), std::string::npos) << wg.a.reason;
+  EXPECT_EQ(a.chosen, MmaFamily::mma_sync);
+  EXPECT_TRUE(a.tensor_core_eligible);
+  EXPECT_TRUE(a.needs_repack);
+  // Both A and B copied once each way: 2 * 2 * 4097^2 * 2 bytes over 4.8 TB/s.
+  EXPECT_NEAR(a.repack_us, 4.0 * 4097.0 * 4097.0 * 2.0 / 4.8e12 * 1e6, 0.5);
+}
+
+TEST(Alignment, MisalignedPointerBreaksTma) {
+  GemmDesc g = bf16_tn(4096, 4096, 4096);
+  g.b.pointer_alignment = 8;
+  AlignmentRecord a = alignment_record(g, h200());
+  EXPECT_FALSE(family_check(a, MmaFamily::wgmma).b.ok);
+  EXPECT_EQ(a.chosen, MmaFamily::mma_sync);
+}
+
+TEST(Alignment, SingleRowHasNoStrideRule) {
+  // M = 1 row-major A: ld is never stepped, so an odd K does not break TMA for A.
+  GemmDesc g = bf16_tn(1, 4096, 4095);
+  AlignmentRecord a = alignment_record(g, h200());
+  EXPECT_TRUE(family_check(a, MmaFamily::wgmma).a.ok);
+  EXPECT_FALSE(family_check(a, MmaFamily::wgmma).b.ok);  // B column-major, ld 4095
+}
+
+TEST(Alignment, Fp32IsSimtAndTf32IsTensorCore) {
+  GemmDesc g = bf16_tn(1024, 1024, 1024);
+  g.a.dtype = g.b.dtype = DType::f32;
+  AlignmentRecord a = alignment_record(g, h200());
+  EXPECT_EQ(a.chosen, MmaFamily::simt);
+  EXPECT_FALSE(a.tensor_core_eligible);
+  g.a.dtype = g.b.dtype = DType::tf32;
+  EXPECT_EQ(alignment_record(g, h200()).chosen, MmaFamily::wgmma);
+}
+
+TEST(Alignment, Fp8MustBeKMajorForWgmma) {
+  GemmDesc g = bf16_tn(1024, 1024, 1024);
+  g.a.dtype = g.b.dtype = DType::e4m3;
+  EXPECT_EQ(alignment_record(g, h200()).chosen, MmaFamily::wgmma);
+  g.a.layout = Layout::column;
+  AlignmentRecord a = alignment_record(g, h200());
+  EXPECT_FALSE(family_check(a, MmaFamily::wgmma).a.ok);
+  EXPECT_NE(family_check(a, MmaFamily::wgmma).a.reason.find("K-major"), std::string::npos);
+  EXPECT_EQ(a.chosen, MmaFamily::mma_sync);
+}
+
+TEST(Alignment, NoWgmmaOffHopper) {
+  AlignmentRecord a = alignment_record(bf16_tn(4096, 4096, 4096), *find_device_profile("b200"));
+  EXPECT_FALSE(family_check(a, MmaFamily::wgmma).available);
+  EXPECT_EQ(a.chosen, MmaFamily::mma_sync);
+  GemmDesc g = bf16_tn(4096, 4096, 4096);
+  g.a.dtype = g.b.dtype = DType::e4m3;
+  EXPECT_EQ(alignment_record(g, *find_device_profile("a100")).chosen, MmaFamily::simt);
+}
+
+TEST(Explain, DefaultShapeOnH200) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  Result<ShapeReport> r = explain(bf16_tn(4096, 4096, 4096), h200(), t);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->waves.grid_ctas, 512);
+  EXPECT_EQ(r->occupancy.ctas_per_sm, 1);
+  EXPECT_EQ(r->waves.wave_count, 4);
+  EXPECT_GT(r->predicted.total_us, r->roofline.floor_us);
+  for (const Advice& a : r->advice) EXPECT_GT(a.predicted_gain, 1.0) << a.action;
+}
+
+TEST(Explain, LongKSmallMNAdvisesSplitK) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  Result<ShapeReport> r = explain(bf16_tn(256, 256, 65536), h200(), t);
+  ASSERT_TRUE(r.ok());
+  ASSERT_FALSE(r->advice.empty());
+  EXPECT_EQ(r->advice.front().action.rfind("split-K", 0), 0u) << r->advice.front().action;
+  EXPECT_GT(r->advice.front().predicted_gain, 4.0);
+}
+
+TEST(Explain, UnalignedAdvisesRepack) {
+  const TileConfig t = default_tile_config(MmaFamily::mma_sync, DType::bf16);
+  Result<ShapeReport> r = explain(bf16_tn(4097, 4097, 4097), h200(), t);
+  ASSERT_TRUE(r.ok());
+  bool found = false;
+  for (const Advice& a : r->advice) found |= a.action.find("repack") != std::string::npos;
+  EXPECT_TRUE(found);
+}
+
+TEST(Explain, RejectsBadInput) {
+  EXPECT_EQ(explain(bf16_tn(0, 1, 1), h200(), TileConfig{}).status().code(), StatusCode::invalid_argument);
+  TileConfig t;
+  t.tile_m = 0;
+  EXPECT_FALSE(explain(bf16_tn(8, 8, 8), h200(), t).ok());
+}

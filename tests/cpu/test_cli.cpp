@@ -1,0 +1,103 @@
+// The command-line tool as a user meets it: exit codes, one-line errors naming the flag, JSON keys.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+CliRun run_cli(const std::string& args) {
+  const std::string cmd = std::string(TCGEMM_CLI_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  CliRun r{-1, {}};
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  const int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+void expect_usage_error(const std::string& args, const std::string& names) {
+  const CliRun r = run_cli(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+  EXPECT_NE(r.out.find(names), std::string::npos) << args << "\n" << r.out;
+  // One line, no stack trace, no crash.
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+}
+
+}  // namespace
+
+TEST(Cli, BadExplainInputIsAOneLineErrorNamingTheFlag) {
+  expect_usage_error("explain --m=0", "--m must be >= 1");
+  expect_usage_error("explain --n=-5", "--n must be >= 1");
+  expect_usage_error("explain --k=1099511627776", "--k must be <= 2^31");
+  expect_usage_error("explain --A=bf17:row", "--A=bf17:row: unknown dtype");
+  expect_usage_error("explain --B=bf16:diagonal", "unknown layout");
+  expect_usage_error("explain --device=h300", "--device=h300 is not a known device");
+  expect_usage_error("explain --threads=2048 --device=h200", "--threads=2048");
+  expect_usage_error("explain --lda=10 --device=h200", "--lda = 10 is smaller");
+  expect_usage_error("explain --m=abc", "--m");
+  expect_usage_error("explain --tile=128x0x64 --device=h200", "--tile");
+}
+
+TEST(Cli, BadOccupancyInput) {
+  expect_usage_error("occupancy --device=h200 --threads=2048", "2048");
+  expect_usage_error("occupancy --device=h200 --threads=0", "threads");
+  expect_usage_error("occupancy --device=nope", "--device=nope");
+}
+
+TEST(Cli, SeedBlackwellKernelIsClosedAtOneCta) {
+  const CliRun r = run_cli("occupancy --device=b200 --threads=256 --regs=155 --smem=230400 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["ctas_per_sm"], 1);
+  EXPECT_EQ(j["registers_per_cta"], 40960);
+  EXPECT_EQ(j["closed"], true);
+  EXPECT_EQ(j["binding"], nlohmann::json::array({"registers", "shared_memory"}));
+  for (const char* k : {"registers", "shared_memory", "threads", "blocks"}) EXPECT_TRUE(j["limits"].contains(k)) << k;
+  EXPECT_TRUE(j.contains("smem_per_cta"));
+}
+
+TEST(Cli, ExplainJsonHasTheFixedKeys) {
+  const CliRun r = run_cli("explain --m=4097 --n=4097 --k=4097 --device=h200 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* k : {"flops", "min_bytes", "arithmetic_intensity", "bound", "floor_us", "tile", "grid_ctas",
+                        "ctas_per_sm", "waves", "wave_efficiency", "padding_efficiency", "mma_family",
+                        "tensor_core_eligible", "alignment", "occupancy", "advice"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  for (const char* k : {"m", "n", "k"}) EXPECT_TRUE(j["tile"].contains(k));
+  for (const char* k : {"a", "b", "c"}) {
+    EXPECT_TRUE(j["alignment"][k].contains("ok"));
+    EXPECT_TRUE(j["alignment"][k].contains("reason"));
+  }
+  EXPECT_EQ(j["mma_family"], "mma.sync");
+  EXPECT_EQ(j["tensor_core_eligible"], true);
+  // A misses the 16-byte copy rule, yet the problem keeps Tensor Cores: cp.async narrows.
+  EXPECT_EQ(j["alignment"]["a"]["ok"], false);
+  EXPECT_EQ(j["bound"], "compute");
+  ASSERT_TRUE(j["advice"].is_array());
+  ASSERT_FALSE(j["advice"].empty());
+  for (const auto& a : j["advice"]) {
+    EXPECT_TRUE(a.contains("action"));
+    EXPECT_GT(a["predicted_gain"].get<double>(), 1.0);
+    EXPECT_TRUE(a.contains("reason"));
+  }
+}
+
+TEST(Cli, MainJobWithoutGpuExplainsAndSaysProfilingNeedsAGpu) {
+  const CliRun r = run_cli("main");
+  ASSERT_EQ(r.code, 0) << r.out;
+  if (r.out.find("No CUDA GPU") == std::string::npos) GTEST_SKIP() << "a GPU is present: main profiles instead";
+  EXPECT_NE(r.out.find("profiling needs a GPU"), std::string::npos);
+  EXPECT_NE(r.out.find("eta_wave"), std::string::npos);
+  EXPECT_NE(r.out.find("Tensor Core eligibility: YES"), std::string::npos);
+}
