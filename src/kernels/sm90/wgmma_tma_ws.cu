@@ -53,6 +53,9 @@ struct Config {
   static constexpr int kProducerRegisters = 40;
   static constexpr int kConsumerRegisters = 232;
   static constexpr int kAccumulators = kTileN / 2;  // m64nN: N/2 floats per thread
+  // Epilogue staging: each consumer's 64 x kTileN f32 block, rows padded by 8 floats so the
+  // fragment's 8 rows per store land in different banks.
+  static constexpr int kEpiloguePitch = kTileN + 8;
 };
 
 static_assert(Config::kTileK * Config::kElementBytes == Config::kSwizzleBytes,
@@ -63,6 +66,8 @@ static_assert(Config::kTileM % Config::kMnBlock == 0 && Config::kTileN % Config:
               "MN-major tiles are loaded in 64-element column blocks");
 static_assert(Config::kABytes % Config::kAtomBytes == 0 && Config::kBBytes % Config::kAtomBytes == 0,
               "every stage must start on a 1024-byte swizzle atom");
+static_assert(Config::kConsumers * 64 * Config::kEpiloguePitch * 4 <= Config::kStages * Config::kStageBytes,
+              "the epilogue staging must fit in the pipeline buffers");
 static_assert(Config::kSmemBytes <= 227 * 1024, "over the 227 KB per-block shared-memory limit");
 static_assert(Config::kProducerRegisters % 8 == 0 && Config::kConsumerRegisters % 8 == 0 &&
                   Config::kProducerRegisters >= 24 && Config::kConsumerRegisters <= 256,
@@ -96,59 +101,16 @@ __device__ __forceinline__ float load_c(const void* c, int64_t i, DType t) {
   }
 }
 
-template <class T> __device__ __forceinline__ T from_float(float v);
-template <> __device__ __forceinline__ float from_float<float>(float v) { return v; }
-template <> __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
-template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-  return __float2bfloat16_rn(v);
-}
-
-template <class T> __device__ __forceinline__ void store_pair(T* p, float v0, float v1);
-template <> __device__ __forceinline__ void store_pair<float>(float* p, float v0, float v1) {
-  *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
-}
-template <> __device__ __forceinline__ void store_pair<__half>(__half* p, float v0, float v1) {
-  *reinterpret_cast<__half2*>(p) = __floats2half2_rn(v0, v1);
-}
-template <> __device__ __forceinline__ void store_pair<__nv_bfloat16>(__nv_bfloat16* p, float v0, float v1) {
-  *reinterpret_cast<__nv_bfloat162*>(p) = __floats2bfloat162_rn(v0, v1);
-}
-
-// Writes one consumer warpgroup's 64 x kTileN accumulators straight from registers, predicated on
-// the M/N edge. Fragment of m64nNk16 (f32): thread (warp w, lane l) holds, for each 8-column block
-// j, rows 16w + l/4 (+8) and columns 8j + 2(l%4) (+1) as acc[4j + 2h + e].
-template <class T>
-__device__ __forceinline__ void store_accumulators(const float (&acc)[Config::kAccumulators],
-                                                   const Params& p, int64_t row0, int64_t col0) {
-  const Epilogue& ep = p.epilogue;
-  T* d = static_cast<T*>(ep.d);
-  const bool pairs = ep.d_col_stride == 1 && ep.d_row_stride % 2 == 0 &&
-                     reinterpret_cast<uintptr_t>(d) % (2 * sizeof(T)) == 0;
-  const bool read_c = ep.beta != 0.0f;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int64_t r = row0 + 8 * h;
-    if (r >= p.m) continue;
-#pragma unroll
-    for (int j = 0; j < Config::kTileN / 8; ++j) {
-      const int64_t c = col0 + 8 * j;
-      if (c >= p.n) continue;
-      float v0 = ep.alpha * acc[4 * j + 2 * h];
-      float v1 = ep.alpha * acc[4 * j + 2 * h + 1];
-      const bool second = c + 1 < p.n;
-      if (read_c) {
-        v0 += ep.beta * load_c(ep.c, r * ep.c_row_stride + c * ep.c_col_stride, ep.c_dtype);
-        if (second) v1 += ep.beta * load_c(ep.c, r * ep.c_row_stride + (c + 1) * ep.c_col_stride, ep.c_dtype);
-      }
-      T* out = d + r * ep.d_row_stride + c * ep.d_col_stride;
-      if (pairs && second) {
-        store_pair<T>(out, v0, v1);
-      } else {
-        *out = from_float<T>(v0);
-        if (second) out[ep.d_col_stride] = from_float<T>(v1);
-      }
-    }
+__device__ __forceinline__ void store_d(void* d, int64_t i, DType t, float v) {
+  switch (t) {
+    case DType::f16: static_cast<__half*>(d)[i] = __float2half_rn(v); break;
+    case DType::bf16: static_cast<__nv_bfloat16*>(d)[i] = __float2bfloat16_rn(v); break;
+    default: static_cast<float*>(d)[i] = v; break;
   }
+}
+
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
 // --- the kernel ------------------------------------------------------------------------------
@@ -270,14 +232,43 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
 #pragma unroll
     for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
 
-    // --- epilogue: alpha*acc + beta*C, straight from registers to global ------------------------
+    // --- epilogue: registers -> shared (f32) -> alpha*acc + beta*C -> global ------------------
+    // NOTES: the accumulators are staged through the (now idle) pipeline buffers so that the
+    // global stores are coalesced along D's contiguous dimension and one rolled loop serves every
+    // D/C dtype and layout; unrolled per-register stores compiled to ~50K instructions a kernel.
+    // Both consumers must be done reading every stage before either overwrites one.
+    named_barrier_sync(1, 128 * C::kConsumers);
+    float* staged = reinterpret_cast<float*>(smem_raw + (base - raw)) + consumer * 64 * C::kEpiloguePitch;
     const int warp_in_group = (threadIdx.x / 32) % 4;
-    const int64_t row0 = static_cast<int64_t>(m0) + consumer * 64 + warp_in_group * 16 + lane / 4;
-    const int64_t col0 = static_cast<int64_t>(n0) + 2 * (lane % 4);
-    switch (p.epilogue.d_dtype) {
-      case DType::f16: store_accumulators<__half>(acc, p, row0, col0); break;
-      case DType::bf16: store_accumulators<__nv_bfloat16>(acc, p, row0, col0); break;
-      default: store_accumulators<float>(acc, p, row0, col0); break;
+    {
+      // m64nNk16 f32 fragment: thread (warp w, lane l) holds, for each 8-column block j, rows
+      // 16w + l/4 (+8) and columns 8j + 2(l%4) (+1) as acc[4j + 2h + e].
+      const int row = warp_in_group * 16 + lane / 4;
+      const int col = 2 * (lane % 4);
+#pragma unroll
+      for (int j = 0; j < C::kTileN / 8; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          *reinterpret_cast<float2*>(&staged[(row + 8 * h) * C::kEpiloguePitch + col + 8 * j]) =
+              make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+    }
+    named_barrier_sync(2 + consumer, 128);
+
+    const Epilogue& ep = p.epilogue;
+    const int64_t row_base = static_cast<int64_t>(m0) + consumer * 64;
+    const int rows = static_cast<int>(min(static_cast<int64_t>(64), p.m - row_base));
+    const int cols = static_cast<int>(min(static_cast<int64_t>(C::kTileN), p.n - n0));
+    const bool d_row_major = ep.d_col_stride == 1;
+    const int t = threadIdx.x % 128;
+    for (int i = t; i < 64 * C::kTileN; i += 128) {
+      // Consecutive threads walk D's contiguous dimension.
+      const int r = d_row_major ? i / C::kTileN : i % 64;
+      const int c = d_row_major ? i % C::kTileN : i / 64;
+      if (r >= rows || c >= cols) continue;
+      const int64_t gr = row_base + r, gc = static_cast<int64_t>(n0) + c;
+      float v = ep.alpha * staged[r * C::kEpiloguePitch + c];
+      if (ep.beta != 0.0f) v += ep.beta * load_c(ep.c, gr * ep.c_row_stride + gc * ep.c_col_stride, ep.c_dtype);
+      store_d(ep.d, gr * ep.d_row_stride + gc * ep.d_col_stride, ep.d_dtype, v);
     }
   }
 }
