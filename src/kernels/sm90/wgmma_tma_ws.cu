@@ -166,27 +166,38 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     // --- producer: one thread issues every TMA load --------------------------------------------
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
     if (threadIdx.x == 0) {
+      // NOTES: MN-major operands arrive as 64-element column blocks. A block wholly past M (or N)
+      // is not loaded at all: its stale shared memory only feeds output rows (columns) that the
+      // epilogue never stores, and skipping it avoids relying on TMA's handling of a box that lies
+      // entirely outside the tensor. Partial boxes (M, N and K tails) are zero-filled by TMA and
+      // still deliver the full box bytes.
+      constexpr int kABlocks = C::kTileM / static_cast<int>(C::kMnBlock);
+      constexpr int kBBlocks = C::kTileN / static_cast<int>(C::kMnBlock);
+      const int a_blocks = static_cast<int>(min(static_cast<int64_t>(kABlocks), (p.m - m0 + C::kMnBlock - 1) / C::kMnBlock));
+      const int b_blocks = static_cast<int>(min(static_cast<int64_t>(kBBlocks), (p.n - n0 + C::kMnBlock - 1) / C::kMnBlock));
+      const uint32_t stage_bytes = (kAMnMajor ? a_blocks * C::kMnBlockBytes : C::kABytes) +
+                                   (kBMnMajor ? b_blocks * C::kMnBlockBytes : C::kBBytes);
       for (int kt = 0; kt < k_tiles; ++kt) {
         const int s = kt % C::kStages;
         // The slot is free once the consumers released its previous use (round kt/S - 1).
         if (kt >= C::kStages) dev::mbarrier_wait(empty(s), ((kt / C::kStages) - 1) & 1);
-        // NOTES: boxes that run past M, N or K are zero-filled by TMA and still deliver the full
-        // box bytes, so the transaction count is the same for every stage.
-        dev::mbarrier_arrive_expect_tx(full(s), C::kStageBytes);
+        dev::mbarrier_arrive_expect_tx(full(s), stage_bytes);
         const int32_t k0 = kt * C::kTileK;
         if constexpr (!kAMnMajor) {
           dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, m0);  // box 64(K) x 128(M)
         } else {
 #pragma unroll
-          for (int i = 0; i < C::kTileM / static_cast<int>(C::kMnBlock); ++i)  // box 64(M) x 64(K)
-            dev::tma_load_2d(a_stage(s) + i * C::kMnBlockBytes, &map_a, full(s), m0 + i * C::kMnBlock, k0);
+          for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
+            if (i < a_blocks)
+              dev::tma_load_2d(a_stage(s) + i * C::kMnBlockBytes, &map_a, full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
         }
         if constexpr (!kBMnMajor) {
           dev::tma_load_2d(b_stage(s), &map_b, full(s), k0, n0);  // box 64(K) x 256(N)
         } else {
 #pragma unroll
-          for (int i = 0; i < C::kTileN / static_cast<int>(C::kMnBlock); ++i)  // box 64(N) x 64(K)
-            dev::tma_load_2d(b_stage(s) + i * C::kMnBlockBytes, &map_b, full(s), n0 + i * C::kMnBlock, k0);
+          for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
+            if (i < b_blocks)
+              dev::tma_load_2d(b_stage(s) + i * C::kMnBlockBytes, &map_b, full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0);
         }
       }
     }
