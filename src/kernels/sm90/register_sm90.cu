@@ -1,6 +1,33 @@
+#include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
-// Placeholder until the sm90 kernels land.
-void register_sm90_kernels(std::vector<KernelEntry>&) {}
+
+namespace {
+template <DType In>
+KernelEntry ws_entry(std::string_view name) {
+  const Sm90WsShape s = sm90_wgmma_ws_shape();
+  KernelEntry e;
+  e.name = name;
+  e.min_sm = 90;
+  e.family = MmaFamily::wgmma;
+  e.input = In;
+  e.tile_m = s.tile_m;
+  e.tile_n = s.tile_n;
+  e.tile_k = s.tile_k;
+  e.stages = s.stages;
+  e.threads = s.threads;
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In); };
+  e.workspace_bytes = nullptr;
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In); };
+  e.function = [] { return sm90_wgmma_ws_function(In); };
+  return e;
+}
+}  // namespace
+
+void register_sm90_kernels(std::vector<KernelEntry>& table) {
+  table.push_back(ws_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws"));
+  table.push_back(ws_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws"));
+}
+
 }  // namespace tcgemm

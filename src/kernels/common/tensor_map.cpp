@@ -1,0 +1,92 @@
+#include "kernels/common/tensor_map.hpp"
+
+#include <cuda_runtime_api.h>
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled_v12000
+
+#include <string>
+
+namespace tcgemm {
+namespace {
+
+std::string ld_name(const char* operand) { return std::string("ld") + static_cast<char>(operand[0] + ('a' - 'A')); }
+
+Result<PFN_cuTensorMapEncodeTiled_v12000> encode_tiled_entry() {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
+  static cudaError_t err = cudaSuccess;
+  static cudaDriverEntryPointQueryResult query = cudaDriverEntryPointSuccess;
+  static const bool looked_up = [] {
+    void* p = nullptr;
+    err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
+                                           &query);
+    if (err == cudaSuccess && query == cudaDriverEntryPointSuccess) fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+    return true;
+  }();
+  (void)looked_up;
+  if (fn == nullptr)
+    return Status(StatusCode::cuda_error,
+                  std::string("cuTensorMapEncodeTiled is not available from the driver (") +
+                      (err != cudaSuccess ? cudaGetErrorString(err) : "symbol not found") +
+                      "); TMA kernels need a CUDA 12+ driver");
+  return fn;
+}
+
+}  // namespace
+
+Status check_tma_operand(const char* operand, DType dtype, uint64_t base_alignment, int64_t ld) {
+  const uint64_t bytes = dtype_bytes(dtype);
+  if (base_alignment % 16 != 0)
+    return Status(StatusCode::misaligned,
+                  std::string(operand) + ": base pointer is only " + std::to_string(base_alignment) +
+                      "-byte aligned; TMA needs 16 (TMA address rule); use the repack path");
+  if ((static_cast<uint64_t>(ld) * bytes) % 16 != 0)
+    return Status(StatusCode::misaligned,
+                  std::string(operand) + ": " + ld_name(operand) + "*" + std::to_string(bytes) +
+                      " bytes = " + std::to_string(static_cast<uint64_t>(ld) * bytes) +
+                      " is not a multiple of 16 (TMA stride rule); use the repack path");
+  if (static_cast<uint64_t>(ld) * bytes >= (uint64_t{1} << 40))
+    return Status::unsupported(std::string(operand) + ": " + ld_name(operand) +
+                               " byte stride must be below 2^40 (TMA stride rule)");
+  return Status::success();
+}
+
+Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const void* base,
+                                       uint64_t line_length, uint64_t lines, int64_t ld,
+                                       uint32_t box_inner, uint32_t box_outer) {
+  CUtensorMapDataType type;
+  switch (dtype) {
+    case DType::bf16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
+    case DType::f16: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
+    default:
+      return Status::unsupported(std::string(operand) + ": TMA maps here cover bf16/f16 only (got " +
+                                 std::string(to_string(dtype)) + ")");
+  }
+  const uint64_t address = reinterpret_cast<uint64_t>(base);
+  // The lowest set bit of the address is its alignment (an address of 0 is never passed here).
+  if (Status s = check_tma_operand(operand, dtype, address & (~address + 1), ld); !s.ok()) return s;
+  if (box_inner * dtype_bytes(dtype) > 128 || box_inner == 0 || box_outer == 0 || box_outer > 256)
+    return Status(StatusCode::internal, std::string(operand) + ": TMA box " + std::to_string(box_inner) +
+                                            "x" + std::to_string(box_outer) +
+                                            " breaks the 128B-swizzle box rule");
+
+  Result<PFN_cuTensorMapEncodeTiled_v12000> encode = encode_tiled_entry();
+  if (!encode.ok()) return encode.status();
+
+  TensorMap2d out{};
+  const cuuint64_t dims[2] = {line_length, lines};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * dtype_bytes(dtype)};
+  const cuuint32_t box[2] = {box_inner, box_outer};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = (*encode)(&out.map, type, 2, const_cast<void*>(base), dims, strides, box,
+                               element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    return Status(StatusCode::cuda_error, std::string(operand) + ": cuTensorMapEncodeTiled failed (CUresult " +
+                                              std::to_string(static_cast<int>(r)) + ") for " +
+                                              std::to_string(line_length) + "x" + std::to_string(lines) +
+                                              " elements, ld " + std::to_string(ld) + ", box " +
+                                              std::to_string(box_inner) + "x" + std::to_string(box_outer));
+  return out;
+}
+
+}  // namespace tcgemm

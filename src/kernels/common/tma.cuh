@@ -1,0 +1,35 @@
+// TMA (cp.async.bulk.tensor): tile loads from a CUtensorMap into shared memory, completing on an
+// mbarrier. The map lives in kernel-parameter space (__grid_constant__); its generic address is
+// what the instruction takes.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap (type only; nothing links libcuda)
+
+#include <cstdint>
+
+namespace tcgemm::dev {
+
+// Pulls the 128-byte descriptor into the TMA unit's cache before the first load needs it.
+__device__ __forceinline__ void tma_prefetch_descriptor(const CUtensorMap* map) {
+  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
+
+// Loads the box at element coordinates (c0 innermost, c1) into shared memory at `dst` (1024-byte
+// aligned for 128B swizzle) and credits the box's full byte count to `bar`. Out-of-bounds
+// elements are filled as the map says (zero here) and still counted.
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap* map, uint32_t bar,
+                                            int32_t c0, int32_t c1) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1)
+      : "memory");
+}
+
+// Orders this thread's earlier generic-proxy shared-memory accesses before later async-proxy
+// ones (TMA, wgmma) once a barrier has been passed.
+__device__ __forceinline__ void fence_proxy_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+}  // namespace tcgemm::dev

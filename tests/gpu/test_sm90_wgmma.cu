@@ -1,0 +1,288 @@
+// The warp-specialized TMA + wgmma kernel (src/kernels/sm90/wgmma_tma_ws.cu) against the device
+// reference: every A/B layout, bf16 and f16, edge sizes, beta != 0, D poisoned with NaN first.
+// TCGEMM_BENCH=1 adds a 4096^3 bf16 timing (CUDA events, median of 20 samples of 10 launches,
+// inputs rotated across 256 MB, past the L2).
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gpu/gpu_test_util.hpp"
+#include "kernels/common/element.cuh"
+#include "runtime/device_reference.hpp"
+#include "runtime/registry.hpp"
+
+namespace tcgemm {
+namespace {
+
+#define CUDA_OK(x) ASSERT_EQ((x), cudaSuccess) << #x << ": " << cudaGetErrorString(cudaGetLastError())
+
+constexpr const char* kBf16Kernel = "sm90_wgmma_bf16_128x256x64_s4_ws";
+constexpr const char* kF16Kernel = "sm90_wgmma_f16_128x256x64_s4_ws";
+
+__device__ uint32_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return static_cast<uint32_t>(x);
+}
+
+// Uniform in [-1, 1], never exactly zero everywhere; a fresh seed per call.
+__global__ void fill_uniform(void* p, int64_t count, DType t, uint64_t seed) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count; i += int64_t{gridDim.x} * blockDim.x) {
+    const float u = (mix(seed * 0x9e3779b97f4a7c15ULL + i) >> 8) * (1.0f / 16777216.0f);
+    dev::store_from_float(p, i, t, 2.0f * u - 1.0f);
+  }
+}
+
+struct DeviceBuffer {
+  void* p = nullptr;
+  explicit DeviceBuffer(size_t bytes) { (void)cudaMalloc(&p, std::max<size_t>(bytes, 16)); }
+  ~DeviceBuffer() { if (p) (void)cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+size_t stored_elements(StoredExtent e, Layout l, int64_t ld) {
+  return static_cast<size_t>(l == Layout::row ? e.rows : e.cols) * static_cast<size_t>(ld);
+}
+
+uint64_t next_seed() {
+  static uint64_t s = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return ++s;
+}
+
+void fill(void* p, size_t count, DType t) {
+  fill_uniform<<<256, 256>>>(p, static_cast<int64_t>(count), t, next_seed());
+}
+
+struct Shape { int64_t m, n, k; };
+
+const Shape kShapes[] = {{1, 1, 1},       {7, 7, 7},       {33, 33, 33},    {64, 64, 64},
+                         {127, 127, 127}, {128, 128, 128}, {129, 129, 129}, {256, 256, 256},
+                         {1000, 1000, 1000}, {4097, 256, 64}, {200, 300, 1000}, {2048, 2048, 2048}};
+
+using Case = std::tuple<DType, Layout, Layout, int>;  // input dtype, A layout, B layout, shape index
+
+class Sm90Wgmma : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Sm90Wgmma, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [input, la, lb, shape_index] = GetParam();
+  const Shape sh = kShapes[shape_index];
+  const KernelEntry* k = find_kernel(input == DType::bf16 ? kBf16Kernel : kF16Kernel);
+  ASSERT_NE(k, nullptr);
+
+  // Vary what the kernel writes across cases: D dtype and layout, C layout, alpha, beta, and ld's
+  // that are padded (A/B to TMA's 16-byte rule, sometimes beyond it; C/D to any value).
+  const DType out_types[] = {DType::bf16, DType::f32, DType::f16};
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  g.a = {input, la, round_up(tight_ld(extent_a(g), la), 8) + (shape_index % 2 ? 8 : 0)};
+  g.b = {input, lb, round_up(tight_ld(extent_b(g), lb), 8) + (shape_index % 3 ? 0 : 16)};
+  g.d = {out_types[shape_index % 3], shape_index % 2 ? Layout::column : Layout::row, 0};
+  g.d.ld = tight_ld(extent_c(g), g.d.layout) + (shape_index % 4 == 1 ? 3 : 0);
+  g.c = {out_types[(shape_index + 1) % 3], shape_index % 4 < 2 ? Layout::row : Layout::column, 0};
+  g.c.ld = tight_ld(extent_c(g), g.c.layout) + 1;
+  g.alpha = shape_index % 2 ? 1.0f : 0.75f;
+  g.beta = shape_index % 3 == 2 ? 0.0f : -0.5f;
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  const Status sup = k->supports(g);
+  ASSERT_TRUE(sup.ok()) << sup.message();
+
+  const size_t na = stored_elements(extent_a(g), la, g.a.ld);
+  const size_t nb = stored_elements(extent_b(g), lb, g.b.ld);
+  const size_t nc = stored_elements(extent_c(g), g.c.layout, g.c.ld);
+  const size_t nd = stored_elements(extent_c(g), g.d.layout, g.d.ld);
+  DeviceBuffer A(na * 2), B(nb * 2), Cb(nc * dtype_bytes(g.c.dtype)), D(nd * dtype_bytes(g.d.dtype));
+  DeviceBuffer ref(sh.m * sh.n * sizeof(float)), got(sh.m * sh.n * sizeof(float));
+  ASSERT_TRUE(A.p && B.p && Cb.p && D.p && ref.p && got.p);
+  fill(A.p, na, input);
+  fill(B.p, nb, input);
+  fill(Cb.p, nc, g.c.dtype);
+  CUDA_OK(cudaMemset(D.p, 0xFF, nd * dtype_bytes(g.d.dtype)));  // NaN in f32, f16 and bf16
+
+  GemmArgs args;
+  args.desc = g;
+  args.a = A.p;
+  args.b = B.p;
+  args.c = Cb.p;
+  args.d = D.p;
+  const Status run = k->launch(args);
+  ASSERT_TRUE(run.ok()) << run.message();
+  CUDA_OK(cudaDeviceSynchronize());
+
+  ASSERT_TRUE(reference_gemm_device(g, A.p, B.p, Cb.p, static_cast<float*>(ref.p), false).ok());
+  ASSERT_TRUE(convert_to_float_device(g, D.p, static_cast<float*>(got.p)).ok());
+  CUDA_OK(cudaDeviceSynchronize());
+  std::vector<float> r(sh.m * sh.n), d(sh.m * sh.n);
+  CUDA_OK(cudaMemcpy(r.data(), ref.p, r.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(d.data(), got.p, d.size() * sizeof(float), cudaMemcpyDeviceToHost));
+
+  const double eps = input == DType::bf16 ? 1e-2 : 5e-3;
+  const double floor = 0.1 * eps * std::sqrt(static_cast<double>(sh.k));
+  double diff2 = 0, ref2 = 0;
+  int64_t bad = 0, first_bad = -1;
+  for (size_t i = 0; i < r.size(); ++i) {
+    const double a = d[i], b = r[i];
+    diff2 += (a - b) * (a - b);
+    ref2 += b * b;
+    const bool ok = std::isfinite(a) && std::fabs(a - b) <= eps * (std::fabs(a) + std::fabs(b)) + floor;
+    if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
+  }
+  const double rel = std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-30);
+  EXPECT_EQ(bad, 0) << bad << " of " << r.size() << " elements off; first at (" << first_bad / sh.n << ", "
+                    << first_bad % sh.n << "): got " << d[first_bad] << ", want " << r[first_bad];
+  EXPECT_LE(rel, eps) << "relative norm error " << rel;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const auto [input, la, lb, si] = info.param;
+  const Shape s = kShapes[si];
+  return std::string(to_string(input)) + "_A" + (la == Layout::row ? "row" : "col") + "_B" +
+         (lb == Layout::row ? "row" : "col") + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+         std::to_string(s.k);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllLayouts, Sm90Wgmma,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
+                         case_name);
+
+// --- host-only checks (run without a GPU) --------------------------------------------------------
+TEST(Sm90WgmmaHost, Registered) {
+  for (const char* name : {kBf16Kernel, kF16Kernel}) {
+    const KernelEntry* k = find_kernel(name);
+    ASSERT_NE(k, nullptr) << name;
+    EXPECT_EQ(k->min_sm, 90);
+    EXPECT_EQ(k->family, MmaFamily::wgmma);
+    EXPECT_EQ(k->tile_m, 128);
+    EXPECT_EQ(k->tile_n, 256);
+    EXPECT_EQ(k->tile_k, 64);
+    EXPECT_EQ(k->threads, 384);
+  }
+}
+
+TEST(Sm90WgmmaHost, RejectsWhatTmaCannotLoad) {
+  const KernelEntry* k = find_kernel(kBf16Kernel);
+  ASSERT_NE(k, nullptr);
+  GemmDesc g;
+  g.m = g.n = 64;
+  g.k = 4097;  // tight lda = 4097: 8194 bytes
+  const Status s = k->supports(g);
+  EXPECT_EQ(s.code(), StatusCode::misaligned);
+  EXPECT_NE(s.message().find("A: lda*2 bytes = 8194 is not a multiple of 16"), std::string::npos) << s.message();
+
+  g.k = 64;
+  g.b.layout = Layout::row;
+  g.n = 7;  // row-major B, tight ldb = 7
+  const Status sb = k->supports(g);
+  EXPECT_EQ(sb.code(), StatusCode::misaligned);
+  EXPECT_NE(sb.message().find("B: ldb*2 bytes = 14"), std::string::npos) << sb.message();
+
+  g.n = 64;
+  g.a.pointer_alignment = 8;
+  const Status sp = k->supports(g);
+  EXPECT_EQ(sp.code(), StatusCode::misaligned);
+  EXPECT_NE(sp.message().find("A: base pointer"), std::string::npos) << sp.message();
+
+  g.a.pointer_alignment = 256;
+  const Status sok = k->supports(g);
+  EXPECT_TRUE(sok.ok()) << sok.message();
+  g.a.dtype = g.b.dtype = DType::f16;
+  EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported);
+  EXPECT_TRUE(find_kernel(kF16Kernel)->supports(g).ok());
+  g.d.dtype = DType::e4m3;
+  EXPECT_EQ(find_kernel(kF16Kernel)->supports(g).code(), StatusCode::unsupported);
+}
+
+// --- benchmark (TCGEMM_BENCH=1) -------------------------------------------------------------
+TEST(Sm90WgmmaBench, Bf16_4096) {
+  TCGEMM_REQUIRE_GPU(90);
+  const char* env = std::getenv("TCGEMM_BENCH");
+  if (env == nullptr || std::string(env) != "1") GTEST_SKIP() << "set TCGEMM_BENCH=1 to time 4096^3 bf16";
+  const KernelEntry* k = find_kernel(kBf16Kernel);
+  ASSERT_NE(k, nullptr);
+  const int64_t n = 4096;
+  const size_t bytes = n * n * 2;
+  constexpr int kSets = 4;  // 4 x (A + B) = 256 MB, well past the 60 MB L2
+  std::vector<void*> as(kSets), bs(kSets);
+  for (int i = 0; i < kSets; ++i) {
+    CUDA_OK(cudaMalloc(&as[i], bytes));
+    CUDA_OK(cudaMalloc(&bs[i], bytes));
+    fill(as[i], n * n, DType::bf16);
+    fill(bs[i], n * n, DType::bf16);
+  }
+  void* d = nullptr;
+  CUDA_OK(cudaMalloc(&d, bytes));
+  cudaEvent_t e0, e1;
+  CUDA_OK(cudaEventCreate(&e0));
+  CUDA_OK(cudaEventCreate(&e1));
+
+  for (auto [la, lb] : {std::pair{Layout::row, Layout::column}, std::pair{Layout::row, Layout::row},
+                        std::pair{Layout::column, Layout::column}, std::pair{Layout::column, Layout::row}}) {
+    GemmArgs args;
+    args.desc.m = args.desc.n = args.desc.k = n;
+    args.desc.a = {DType::bf16, la};
+    args.desc.b = {DType::bf16, lb};
+    args.desc.d = {DType::bf16, Layout::row};
+    args.d = d;
+    ASSERT_TRUE(k->supports(args.desc).ok());
+    int it = 0;
+    auto launch = [&] {
+      args.a = as[it % kSets];
+      args.b = bs[it % kSets];
+      ++it;
+      return k->launch(args);
+    };
+    // Warm-up ~1 s: the clocks ramp, and the first hundred milliseconds measure slow.
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) {
+      for (int i = 0; i < 20; ++i) ASSERT_TRUE(launch().ok());
+      CUDA_OK(cudaDeviceSynchronize());
+    }
+    // Each sample times kBatch back-to-back launches, so the host's per-launch work (tensor-map
+    // encoding) overlaps the GPU instead of showing up as idle time between events.
+    constexpr int kBatch = 10;
+    std::vector<float> ms;
+    for (int rep = 0; rep < 20; ++rep) {
+      CUDA_OK(cudaEventRecord(e0));
+      for (int i = 0; i < kBatch; ++i) ASSERT_TRUE(launch().ok());
+      CUDA_OK(cudaEventRecord(e1));
+      CUDA_OK(cudaEventSynchronize(e1));
+      float t = 0;
+      CUDA_OK(cudaEventElapsedTime(&t, e0, e1));
+      ms.push_back(t / kBatch);
+    }
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2];
+    const double tflops = 2.0 * n * n * n / (median * 1e-3) / 1e12;
+    std::printf("[bench] %s 4096^3 A=%s B=%s D=bf16:row  median %.3f ms  %.1f TFLOP/s (min %.3f ms)\n",
+                kBf16Kernel, la == Layout::row ? "row" : "column", lb == Layout::row ? "row" : "column", median,
+                tflops, ms.front());
+  }
+  for (int i = 0; i < kSets; ++i) {
+    (void)cudaFree(as[i]);
+    (void)cudaFree(bs[i]);
+  }
+  (void)cudaFree(d);
+  (void)cudaEventDestroy(e0);
+  (void)cudaEventDestroy(e1);
+}
+
+}  // namespace
+}  // namespace tcgemm
