@@ -17,6 +17,8 @@ inline constexpr int kUsageError = 2;
 Runner add_explain(CLI::App& app);
 Runner add_occupancy(CLI::App& app);
 Runner add_main(CLI::App& app);
+Runner add_profile(CLI::App& app);
+Runner add_kernels(CLI::App& app);
 
 // Prints "tcgemm: error: <msg>" on stderr and returns kUsageError.
 int usage_error(const std::string& msg);
