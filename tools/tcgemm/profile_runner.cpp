@@ -166,7 +166,8 @@ class Profiler {
     if (cands.empty()) return Status::success();
 
     // Buffer sets: enough that one pass over them exceeds 2x L2, so no timed run finds its
-    // inputs in cache from the previous one.
+    // inputs in cache from the previous one. Past 512 sets (problems under ~2*L2/512 bytes)
+    // the set-up cost outweighs the benefit and such small problems run partly from L2.
     const std::size_t set_bytes = span_bytes(g.a, extent_a(g)) + span_bytes(g.b, extent_b(g)) +
                                   (g.beta != 0.0f ? span_bytes(g.c, extent_c(g)) : 0) +
                                   span_bytes(g.d, extent_c(g));
@@ -183,7 +184,7 @@ class Profiler {
                     gib(double(free_bytes)) + " free");
       return Status::success();
     }
-    std::size_t nsets = std::clamp<std::size_t>(2 * dev_.l2_bytes / std::max<std::size_t>(set_bytes, 1) + 2, 2, 64);
+    std::size_t nsets = std::clamp<std::size_t>(2 * dev_.l2_bytes / std::max<std::size_t>(set_bytes, 1) + 2, 2, 512);
     while (nsets > 1 && double(nsets * set_bytes + verify_bytes) > budget) --nsets;
 
     std::vector<BufferSet> sets(nsets);
