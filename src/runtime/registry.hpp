@@ -41,6 +41,9 @@ struct KernelEntry {
   Status (*launch)(const GemmArgs&) = nullptr;
   // The __global__ function, for cudaFuncGetAttributes (registers, smem) in `tcgemm kernels`.
   const void* (*function)() = nullptr;
+  // Dynamic shared memory bytes per CTA the launch requests, for occupancy in `tcgemm kernels`;
+  // nullptr means the kernel uses none (or only static shared memory).
+  std::size_t (*dynamic_smem)() = nullptr;
 };
 
 // Every kernel family appends its instances; registry.cpp calls each once.

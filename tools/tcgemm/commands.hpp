@@ -17,6 +17,8 @@ inline constexpr int kUsageError = 2;
 Runner add_explain(CLI::App& app);
 Runner add_occupancy(CLI::App& app);
 Runner add_main(CLI::App& app);
+Runner add_profile(CLI::App& app);
+Runner add_kernels(CLI::App& app);
 
 // `explain` on the default shape (4096^3 bf16, A row, B column) on the h200 profile.
 int run_default_explain();

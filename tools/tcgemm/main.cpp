@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
   add(add_main);
   add(add_explain);
   add(add_occupancy);
+  add(add_profile);
+  add(add_kernels);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,201 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "tcgemm/profile_options.hpp"
+#include "tcgemm/profile_report.hpp"
+
+using namespace tcgemm;
+using namespace tcgemm::cli;
+
+TEST(ProfileSweep, ListsRangesAndMixes) {
+  EXPECT_EQ(*expand_int_sweep("m", "128,256,4097", 1), (std::vector<int64_t>{128, 256, 4097}));
+  EXPECT_EQ(*expand_int_sweep("m", "1024:4096:1024", 1), (std::vector<int64_t>{1024, 2048, 3072, 4096}));
+  EXPECT_EQ(*expand_int_sweep("m", "1024:4000:1024", 1), (std::vector<int64_t>{1024, 2048, 3072}));
+  EXPECT_EQ(*expand_int_sweep("m", "3:5", 1), (std::vector<int64_t>{3, 4, 5}));
+  EXPECT_EQ(*expand_int_sweep("m", "16,64:128:32", 1), (std::vector<int64_t>{16, 64, 96, 128}));
+  EXPECT_EQ(*expand_int_sweep("m", "7:7:3", 1), (std::vector<int64_t>{7}));
+}
+
+TEST(ProfileSweep, BadSyntaxNamesTheFlag) {
+  for (const char* bad : {"", "a", "1,,2", "1:2:3:4", "8:4", "1:8:0", "1:8:-2", "0", "4x", ":4", "1.5"}) {
+    auto r = expand_int_sweep("k", bad, 1);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), StatusCode::invalid_argument);
+    EXPECT_EQ(r.status().message().rfind("--k: ", 0), 0u) << r.status().message();
+  }
+  EXPECT_FALSE(expand_int_sweep("m", "1:1000000", 1).ok());
+}
+
+TEST(ProfileSweep, CartesianProductInOrder) {
+  auto o = parse_profile_options({{"m", "16,32"}, {"n", "64"}, {"k", "8:24:8"}, {"beta", "0,1"}});
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  ASSERT_EQ(o->problems.size(), 2u * 1 * 3 * 2);
+  EXPECT_EQ(o->problems[0].desc.m, 16);
+  EXPECT_EQ(o->problems[0].desc.k, 8);
+  EXPECT_EQ(o->problems[0].desc.beta, 0.0f);
+  EXPECT_EQ(o->problems[1].desc.beta, 1.0f);
+  EXPECT_EQ(o->problems[2].desc.k, 16);
+  EXPECT_EQ(o->problems.back().desc.m, 32);
+  EXPECT_EQ(o->problems.back().desc.k, 24);
+}
+
+TEST(ProfileFlags, OperandParsing) {
+  auto a = parse_operand("A", "bf16:row");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->dtype, DType::bf16);
+  EXPECT_EQ(a->layout, Layout::row);
+  EXPECT_TRUE(a->layout_given);
+  auto b = parse_operand("B", "fe4m3:n");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->dtype, DType::e4m3);
+  EXPECT_EQ(b->layout, Layout::column);
+  auto c = parse_operand("C", "f32");
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE(c->layout_given);
+  EXPECT_FALSE(parse_operand("A", "bf17:row").ok());
+  EXPECT_FALSE(parse_operand("A", "bf16:diagonal").ok());
+  EXPECT_FALSE(parse_operand("A", "bf16:row:x").ok());
+  EXPECT_FALSE(parse_operand("A", ":row").ok());
+}
+
+TEST(ProfileFlags, DefaultsAreBf16TN) {
+  auto o = parse_profile_options({});
+  ASSERT_TRUE(o.ok());
+  ASSERT_EQ(o->problems.size(), 1u);
+  const GemmDesc& g = o->problems[0].desc;
+  EXPECT_EQ(g.m, 4096);
+  EXPECT_EQ(g.a.layout, Layout::row);
+  EXPECT_EQ(g.b.layout, Layout::column);
+  EXPECT_EQ(g.d.dtype, DType::bf16);
+  EXPECT_TRUE(o->provider_tcgemm && o->provider_cublas);
+  EXPECT_TRUE(o->notes.empty());
+}
+
+TEST(ProfileFlags, Tf32WritesF32AndFp8WritesBf16) {
+  auto t = parse_profile_options({{"A", "tf32:row"}, {"B", "tf32:column"}});
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->problems[0].desc.d.dtype, DType::f32);
+  auto f = parse_profile_options({{"A", "fe4m3:row"}, {"B", "fe4m3:column"}});
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_EQ(f->problems[0].desc.d.dtype, DType::bf16);
+  auto d = parse_profile_options({{"D", "f32:column"}});
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->problems[0].desc.d.layout, Layout::column);
+}
+
+TEST(ProfileFlags, EveryBadValueIsAOneLineErrorNamingTheFlag) {
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"operation", "Conv2d"}, {"m", "0"}, {"n", "x"}, {"A", "bf17"}, {"alpha", "nan"},
+      {"beta", "1,,2"}, {"split_k_mode", "diagonal"}, {"split_k_slices", "0"},
+      {"raster_order", "spiral"}, {"swizzle_size", "3"}, {"kernels", ""}, {"providers", "cutlass"},
+      {"verification-enabled", "maybe"}, {"verification-providers", "host"}, {"epsilon", "0"},
+      {"warmup-iterations", "-1"}, {"profiling-iterations", "1e3"}, {"profiling-duration", "0"},
+      {"seed", "-4"}, {"dist", "gaussian"}, {"dist", "uniform,min:1,max:-1"},
+      {"dist", "uniform,mean:0"}, {"output", "x.txt"}, {"device", "-1"}, {"bogus", "1"}};
+  for (const auto& [flag, value] : bad) {
+    auto o = parse_profile_options({{flag, value}});
+    ASSERT_FALSE(o.ok()) << flag << "=" << value;
+    const std::string& msg = o.status().message();
+    EXPECT_EQ(msg.rfind("--" + flag + ": ", 0), 0u) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+}
+
+TEST(ProfileFlags, InertFlagsLeaveANote) {
+  auto o = parse_profile_options({{"split_k_mode", "parallel"}, {"split_k_slices", "1,2,4"},
+                                  {"raster_order", "along_m"}, {"swizzle_size", "1,8"}});
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->notes.size(), 4u);
+  EXPECT_EQ(o->problems.size(), 6u);
+  EXPECT_NE(o->notes[0].find("does not take effect yet"), std::string::npos);
+}
+
+TEST(ProfileFlags, DurationOverridesDefaultIterationsOnly) {
+  auto d = parse_profile_options({{"profiling-duration", "50"}});
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->profiling_iterations, 0);
+  EXPECT_DOUBLE_EQ(d->profiling_duration_ms, 50.0);
+  auto both = parse_profile_options({{"profiling-duration", "50"}, {"profiling-iterations", "20"}});
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(both->profiling_iterations, 20);
+}
+
+TEST(ProfileFlags, ProvidersAndVerification) {
+  auto o = parse_profile_options({{"providers", "cublas"}, {"verification-providers", "device"},
+                                  {"output", "out.JSON"}, {"dist", "uniform,max:2,min:-0.5"}});
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_FALSE(o->provider_tcgemm);
+  EXPECT_TRUE(o->provider_cublas);
+  EXPECT_TRUE(o->verify_with_device);
+  EXPECT_FALSE(o->verify_with_cublas);
+  EXPECT_EQ(o->output_format, OutputFormat::json);
+  EXPECT_DOUBLE_EQ(o->dist.min, -0.5);
+  EXPECT_DOUBLE_EQ(o->dist.max, 2.0);
+  EXPECT_NE(o->command_line.find("--providers=cublas"), std::string::npos);
+}
+
+TEST(KernelFilter, GlobAndSubstring) {
+  EXPECT_TRUE(glob_match("*", "anything"));
+  EXPECT_TRUE(glob_match("*", ""));
+  EXPECT_TRUE(glob_match("sm90_*_tn", "sm90_wgmma_bf16_128x128x64_s4_tn"));
+  EXPECT_FALSE(glob_match("sm90_*_nt", "sm90_wgmma_bf16_128x128x64_s4_tn"));
+  EXPECT_TRUE(glob_match("sm??_*", "sm80_mma"));
+  EXPECT_FALSE(glob_match("sm8?", "sm80_mma"));
+  EXPECT_TRUE(glob_match("a*b*c", "aXXbYYbZc"));
+  EXPECT_FALSE(glob_match("a*b*c", "aXXbYYbZ"));
+  EXPECT_TRUE(kernel_filter_matches("wgmma", "sm90_wgmma_bf16_tn"));
+  EXPECT_FALSE(kernel_filter_matches("wmma_", "sm90_wgmma_bf16_tn"));
+  EXPECT_TRUE(kernel_filter_matches("simt*,*wgmma*", "sm90_wgmma_bf16_tn"));
+  EXPECT_FALSE(kernel_filter_matches("simt*,sm80", "sm90_wgmma_bf16_tn"));
+}
+
+TEST(ProfileReport, CsvQuotesAndColumns) {
+  EXPECT_EQ(csv_field("plain"), "plain");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  ProfileRow r;
+  r.problem = "m=16 n=32 k=64 A=bf16:row B=bf16:column D=bf16:row";
+  r.m = 16; r.n = 32; r.k = 64;
+  r.a = "bf16:row"; r.b = "bf16:column"; r.d = "bf16:row";
+  r.provider = "cublas"; r.kernel = "cublasLt algo=1";
+  r.disposition = "passed"; r.detail = "rel_norm 1e-3, max_rel 2e-3";
+  r.runtime_ms = 0.5; r.gflops = 0.131072; r.gbps = 12.5; r.ratio_to_cublas = 1.0;
+  ProfileRow skipped = r;
+  skipped.disposition = "not_supported";
+  skipped.runtime_ms = skipped.gflops = skipped.gbps = skipped.ratio_to_cublas = 0;
+  std::ostringstream os;
+  write_csv(os, {r, skipped}, {"2026-12-01T00:00:00Z", "NVIDIA H200", "13.0", "tcgemm profile --m=16"});
+  EXPECT_EQ(os.str(),
+            "date,device,driver,command_line,problem,m,n,k,A,B,C,D,alpha,beta,provider,kernel,"
+            "disposition,detail,runtime_ms,gflops,gbps,ratio_to_cublas\n"
+            "2026-12-01T00:00:00Z,NVIDIA H200,13.0,tcgemm profile --m=16,"
+            "m=16 n=32 k=64 A=bf16:row B=bf16:column D=bf16:row,16,32,64,bf16:row,bf16:column,,"
+            "bf16:row,1,0,cublas,cublasLt algo=1,passed,\"rel_norm 1e-3, max_rel 2e-3\",0.5,"
+            "0.131072,12.5,1\n"
+            "2026-12-01T00:00:00Z,NVIDIA H200,13.0,tcgemm profile --m=16,"
+            "m=16 n=32 k=64 A=bf16:row B=bf16:column D=bf16:row,16,32,64,bf16:row,bf16:column,,"
+            "bf16:row,1,0,cublas,cublasLt algo=1,not_supported,\"rel_norm 1e-3, max_rel 2e-3\",,,,\n");
+  const auto j = to_json({r, skipped}, {"d", "dev", "13.0", "cmd"});
+  EXPECT_EQ(j["rows"].size(), 2u);
+  EXPECT_DOUBLE_EQ(j["rows"][0]["runtime_ms"].get<double>(), 0.5);
+  EXPECT_TRUE(j["rows"][1]["runtime_ms"].is_null());
+}
+
+TEST(ProfileReport, TableIsAligned) {
+  ProfileRow r;
+  r.problem = "m=1";
+  r.provider = "tcgemm"; r.kernel = "k_long_name"; r.disposition = "failed"; r.detail = "why";
+  r.runtime_ms = 1.25; r.gflops = 1000; r.gbps = 10; r.ratio_to_cublas = 0.5;
+  std::ostringstream os;
+  print_table(os, {r});
+  const std::string s = os.str();
+  std::istringstream lines(s);
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  EXPECT_EQ(header.find("Provider"), row.find("tcgemm"));
+  EXPECT_EQ(header.size(), row.size());  // right-aligned last column ends together
+  EXPECT_NE(s.find("0.50x"), std::string::npos);
+  EXPECT_NE(s.find("notes:\n  m=1 / tcgemm k_long_name: failed: why"), std::string::npos);
+}
