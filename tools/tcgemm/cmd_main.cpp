@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "profile_runner.hpp"
 
 namespace tcgemm::cli {
 
@@ -21,8 +22,7 @@ Runner add_main(CLI::App& app) {
       std::cout << "No CUDA GPU here: profiling needs a GPU. Explaining the default shape instead.\n\n";
       return run_default_explain();
     }
-    std::cout << "GPU found; profiling is not built yet.\n";
-    return 0;
+    return run_default_profile();
   };
 }
 
