@@ -90,8 +90,9 @@ std::array<DeviceProfile, 8> build_table() {
            {.fp64_tc = 51, .tf32 = 378, .fp16 = 756, .fp8 = 1513, .int8 = 1513,
             .fp32_simt = 51}),
       // NVIDIA H200 datasheet (SXM column): the H100 die and clocks with 141 GB of HBM3e at
-      // 4.8 TB/s, so the same SM count, L2 and compute rates as H100 SXM.
-      make(arch_sm90(), "h200", "NVIDIA H200 SXM (141 GB HBM3e)", 132, 50 * MiB, 1980, 4800,
+      // 4.8 TB/s, so the same SM count and compute rates as H100 SXM. L2: cudaGetDeviceProperties
+      // on an H200 here reported 62,914,560 B (60 MiB), 2026-11-29.
+      make(arch_sm90(), "h200", "NVIDIA H200 SXM (141 GB HBM3e)", 132, 60 * MiB, 1980, 4800,
            {.fp64_tc = 67, .tf32 = 494.7, .fp16 = 989.4, .fp8 = 1978.9, .int8 = 1978.9,
             .fp32_simt = 67}),
       // NVIDIA A100 datasheet (80 GB SXM column) and the Ampere whitepaper: 108 SMs, 1410 MHz,

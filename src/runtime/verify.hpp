@@ -29,7 +29,7 @@ Tolerance against_rounded_reference(Tolerance t);
 struct VerifyResult {
   bool passed = false;
   double rel_norm = 0;       // ||D - ref|| / ||ref|| over elements where ref is finite
-  double max_rel = 0;        // max |d - r| / max(|d| + |r|, floor); floor = rms(ref)
+  double max_rel = 0;        // max |d - r| / max(|d| + |r|, floor); floor = rms(ref) / 10
   uint64_t failures = 0;     // elements over the elementwise tolerance (NaN/Inf included)
   uint64_t nan_count = 0;    // D is NaN or Inf where ref is finite (an unwritten poison stays NaN)
   std::string message;       // one line: what failed, or the numbers that passed
