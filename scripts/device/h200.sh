@@ -19,10 +19,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,t
 if has tests; then
   step "GPU tests (${GTEST_FILTER:-*})"
   TCGEMM_RESULTS_DIR="$OUT" timeout "${TEST_TIMEOUT:-400}" "$BIN/tcgemm_gpu_tests" --gtest_filter="${GTEST_FILTER:-*}" \
-    >"$OUT/gpu_tests.log" 2>&1
+    >"$OUT/gpu_tests${TAG:+_$TAG}.log" 2>&1
   echo "rc=$?"
-  grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests? ran|occupancy check|\[bench\]' "$OUT/gpu_tests.log" | head -60
-  grep -B2 -A12 -m3 'Failure' "$OUT/gpu_tests.log" | head -80
+  log="$OUT/gpu_tests${TAG:+_$TAG}.log"
+  grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests? ran|occupancy check|\[bench\]' "$log" | head -60
+  grep -B2 -A12 -m3 'Failure' "$log" | head -80
 fi
 
 if has sanitize; then
