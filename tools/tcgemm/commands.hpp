@@ -17,6 +17,7 @@ inline constexpr int kUsageError = 2;
 Runner add_explain(CLI::App& app);
 Runner add_occupancy(CLI::App& app);
 Runner add_main(CLI::App& app);
+Runner add_bench(CLI::App& app);
 Runner add_profile(CLI::App& app);
 Runner add_kernels(CLI::App& app);
 

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   add(add_occupancy);
   add(add_profile);
   add(add_kernels);
+  add(add_bench);
 
   try {
     app.parse(argc, argv);

@@ -443,82 +443,88 @@ std::string utc_now() {
 
 }  // namespace
 
-int run_profile(const ProfileOptions& o) {
+Result<ProfileRun> collect_profile(const ProfileOptions& o) {
   for (const std::string& note : o.notes) std::fprintf(stderr, "%s\n", note.c_str());
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     (void)cudaGetLastError();
-    std::fprintf(stderr, "tcgemm: error: profiling needs a GPU; no CUDA device found\n");
-    return kNoDevice;
+    return Status(StatusCode::no_device, "profiling needs a GPU; no CUDA device found");
   }
   if (o.device >= count)
-    return usage_error("--device: " + std::to_string(o.device) + " is out of range (" +
-                       std::to_string(count) + " device(s))");
+    return Status::invalid("--device: " + std::to_string(o.device) + " is out of range (" +
+                           std::to_string(count) + " device(s))");
 
   DeviceInfo dev;
   dev.ordinal = static_cast<int>(o.device);
   cudaDeviceProp prop{};
   int driver = 0;
-  if (Status s = cuda_check(cudaSetDevice(dev.ordinal), "cudaSetDevice"); !s.ok()) {
-    std::fprintf(stderr, "tcgemm: error: %s\n", s.message().c_str());
-    return 1;
-  }
-  if (Status s = cuda_check(cudaGetDeviceProperties(&prop, dev.ordinal), "cudaGetDeviceProperties"); !s.ok()) {
-    std::fprintf(stderr, "tcgemm: error: %s\n", s.message().c_str());
-    return 1;
-  }
-  if (Status s = cuda_check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion"); !s.ok()) {
-    std::fprintf(stderr, "tcgemm: error: %s\n", s.message().c_str());
-    return 1;
-  }
+  if (Status s = cuda_check(cudaSetDevice(dev.ordinal), "cudaSetDevice"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaGetDeviceProperties(&prop, dev.ordinal), "cudaGetDeviceProperties"); !s.ok())
+    return s;
+  if (Status s = cuda_check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion"); !s.ok()) return s;
   dev.sm = prop.major * 10 + prop.minor;
   dev.name = prop.name;
   dev.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   dev.driver = std::to_string(driver / 1000) + "." + std::to_string((driver % 1000) / 10);
 
-  std::ofstream out;
-  if (!o.output.empty()) {
-    out.open(o.output);
-    if (!out) {
-      std::fprintf(stderr, "tcgemm: error: --output: cannot write '%s'\n", o.output.c_str());
-      return 1;
-    }
-  }
-
   Profiler profiler(o, dev);
-  if (Status s = profiler.init(); !s.ok()) {
-    std::fprintf(stderr, "tcgemm: error: %s\n", s.message().c_str());
-    return 1;
-  }
-  std::vector<ProfileRow> rows;
-  int rc = 0;
+  if (Status s = profiler.init(); !s.ok()) return s;
+  ProfileRun run;
+  run.info = RunInfo{utc_now(), dev.name, dev.driver, o.command_line};
+  char header[256];
+  std::snprintf(header, sizeof header, "device: %s (sm_%d, %d SMs, L2 %.0f MiB), driver %s", dev.name.c_str(),
+                dev.sm, prop.multiProcessorCount, double(dev.l2_bytes) / (1 << 20), dev.driver.c_str());
+  run.device_line = header;
   const std::size_t total = o.problems.size();
   for (std::size_t i = 0; i < total; ++i) {
     if (total > 1)
       std::fprintf(stderr, "[%zu/%zu] %s\n", i + 1, total, describe_problem(o.problems[i]).c_str());
-    if (Status s = profiler.profile(o.problems[i], rows); !s.ok()) {
+    if (Status s = profiler.profile(o.problems[i], run.rows); !s.ok()) {
       // A CUDA error leaves the context unusable: report what ran and stop.
       std::fprintf(stderr, "tcgemm: error: %s (stopping)\n", s.message().c_str());
-      rc = 1;
+      run.stopped_early = true;
       break;
     }
   }
-  for (const ProfileRow& r : rows)
-    if (r.disposition == "failed" || r.disposition == "error") rc = 1;
+  return run;
+}
 
-  std::printf("device: %s (sm_%d, %d SMs, L2 %.0f MiB), driver %s\n", dev.name.c_str(), dev.sm,
-              prop.multiProcessorCount, double(dev.l2_bytes) / (1 << 20), dev.driver.c_str());
-  print_table(std::cout, rows);
+Status write_rows(const std::string& path, OutputFormat format, const ProfileRun& run) {
+  std::ofstream out(path);
+  if (!out) return Status::invalid("--output: cannot write '" + path + "'");
+  if (format == OutputFormat::json) out << to_json(run.rows, run.info).dump(2) << '\n';
+  else write_csv(out, run.rows, run.info);
+  if (!out) return Status::invalid("--output: writing '" + path + "' failed");
+  return Status::success();
+}
+
+int run_profile(const ProfileOptions& o) {
+  if (!o.output.empty()) {
+    // Fail before minutes of profiling, not after.
+    std::ofstream probe(o.output, std::ios::app);
+    if (!probe) return usage_error("--output: cannot write '" + o.output + "'");
+  }
+  Result<ProfileRun> run = collect_profile(o);
+  if (!run.ok()) {
+    if (run.status().code() == StatusCode::no_device) {
+      std::fprintf(stderr, "tcgemm: error: %s\n", run.status().message().c_str());
+      return kNoDevice;
+    }
+    if (run.status().code() == StatusCode::invalid_argument) return usage_error(run.status().message());
+    std::fprintf(stderr, "tcgemm: error: %s\n", run.status().message().c_str());
+    return 1;
+  }
+  int rc = run->stopped_early ? 1 : 0;
+  for (const ProfileRow& r : run->rows)
+    if (r.disposition == "failed" || r.disposition == "error") rc = 1;
+  std::printf("%s\n", run->device_line.c_str());
+  print_table(std::cout, run->rows);
   std::cout.flush();
-  if (out.is_open()) {
-    const RunInfo info{utc_now(), dev.name, dev.driver, o.command_line};
-    if (o.output_format == OutputFormat::csv) write_csv(out, rows, info);
-    else out << to_json(rows, info).dump(2) << '\n';
-    if (!out) {
-      std::fprintf(stderr, "tcgemm: error: --output: writing '%s' failed\n", o.output.c_str());
+  if (!o.output.empty())
+    if (Status s = write_rows(o.output, o.output_format, *run); !s.ok()) {
+      std::fprintf(stderr, "tcgemm: error: %s\n", s.message().c_str());
       return 1;
     }
-  }
   return rc;
 }
 
