@@ -2,15 +2,18 @@
 // 128x256x64 tile, one producer warpgroup and two consumer warpgroups, but the grid is one CTA per
 // SM and each CTA walks output tiles (tile = blockIdx.x, += gridDim.x) in the same grouped order.
 //
-// Why (predicted gain over the non-persistent kernel's 563 TFLOP/s at 4096^3 bf16; cuBLAS 679):
-//  1. No per-tile CTA launch, barrier init, descriptor prefetch or pipeline fill: the ring of
-//     full/empty barriers simply continues across tiles (phases carry over, barriers are never
-//     re-initialised), so the producer loads tile t+1's first stages while the consumers run tile
-//     t's epilogue. At 4096^3 a tile's mainloop is 64 k-blocks; the exposed fill + epilogue is
-//     roughly 10-15% of a tile, of which this hides most of the fill: expected ~+5-10%
-//     (~590-620 TFLOP/s). The epilogue itself still stalls the tensor cores (both consumers
-//     work on the same tile); hiding it would need ping-pong consumers, not done here.
-//  2. 512 tiles on 132 SMs is still 3.88 waves either way; persistence does not change the tail.
+// Why (predicted gain over the non-persistent kernel's 563 TFLOP/s at 4096^3 bf16 on an H200;
+// cuBLAS 679 in the same session):
+//  1. No per-tile CTA launch, barrier init, descriptor prefetch or cold pipeline fill: the ring of
+//     full/empty barriers continues across tiles (phases carry over, barriers are never
+//     re-initialised), so the producer loads tile t+1's first stages while the consumers run
+//     tile t's epilogue. At 4096^3 a tile is 64 k-blocks, ~36 us of tensor-core time per SM at
+//     peak; the fill + CTA turnaround this hides is ~1-3 us of it. Predicted +3-8%
+//     (~580-610 TFLOP/s). The rest of the gap to cuBLAS is the epilogue itself, which still
+//     stalls the tensor cores because both consumers work on the same tile (ping-pong consumers
+//     or a TMA-store epilogue would hide it; not done here).
+//  2. 512 tiles on 132 SMs is 3.88 waves either way: persistence does not change the tail, and
+//     the grouped tile order (8 tile rows) is the same as the non-persistent kernel's.
 //
 // NOTES: the non-persistent kernel stages its epilogue through the idle pipeline buffers; here
 // those buffers are already being refilled with the next tile, so the epilogue gets its own small
@@ -18,8 +21,10 @@
 // dedicated 2 x 64 x 264 f32 buffer, which does not fit beside even 3 stages, and (b) storing
 // registers straight to global, which needs per-dtype/per-layout unrolled stores (~50K
 // instructions, uncoalesced for column-major D). Chunking keeps the exact store loop of the
-// original, so D/C dtypes, layouts and tails behave identically. 5 stages (240 KB) do not fit in
-// 227 KB; 4 stages + 18 KB staging + barriers = 213 KB.
+// original, so D/C dtypes, layouts and tails behave identically, and the buffers that TMA and
+// wgmma (the async proxy) use are never written by ordinary stores, so no proxy fence is needed
+// between a tile's epilogue and the next tile's loads. 5 stages (240 KB) do not fit in 227 KB;
+// 4 stages + 18 KB staging + barriers + alignment slack = 211 KB, still one CTA per SM.
 //
 // Reads top to bottom: config and static asserts; shared-memory layout; tile order; producer;
 // consumer; epilogue; host launch.
@@ -201,7 +206,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     if (threadIdx.x == 0) {
       constexpr int kABlocks = C::kTileM / static_cast<int>(C::kMnBlock);
       constexpr int kBBlocks = C::kTileN / static_cast<int>(C::kMnBlock);
-      uint32_t it = 0;
+      uint64_t it = 0;
       for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const TileCoord tc = tile_coord(tile, p);
         const int32_t m0 = tc.m0, n0 = tc.n0;
@@ -215,7 +220,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         for (int kt = 0; kt < k_tiles; ++kt, ++it) {
           const int s = static_cast<int>(it % C::kStages);
           // The slot is free once the consumers released its previous use (round it/S - 1).
-          if (it >= static_cast<uint32_t>(C::kStages)) dev::mbarrier_wait(empty(s), ((it / C::kStages) - 1) & 1);
+          if (it >= static_cast<uint64_t>(C::kStages)) dev::mbarrier_wait(empty(s), ((it / C::kStages) - 1) & 1);
           dev::mbarrier_arrive_expect_tx(full(s), stage_bytes);
           const int32_t k0 = kt * C::kTileK;
           if constexpr (!kAMnMajor) {
@@ -260,7 +265,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
 #pragma unroll
     for (int i = 0; i < C::kAccumulators; ++i) acc[i] = 0.0f;
 
-    uint32_t it = 0;
+    uint64_t it = 0;
     for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
       const TileCoord tc = tile_coord(tile, p);
       const int32_t m0 = tc.m0, n0 = tc.n0;
