@@ -1,6 +1,9 @@
-// The warp-specialized TMA + wgmma kernel (src/kernels/sm90/wgmma_tma_ws.cu) against the device
-// reference: every A/B layout, bf16 and f16, edge sizes, beta != 0, D poisoned with NaN first.
-// TCGEMM_BENCH=1 adds a 4096^3 bf16 timing (CUDA events, median of 20 samples of 10 launches,
+// The warp-specialized TMA + wgmma kernels (src/kernels/sm90/wgmma_tma_ws.cu and its persistent
+// variant wgmma_tma_ws_persistent.cu) against the device reference: every A/B layout, bf16 and
+// f16, edge sizes, beta != 0, D poisoned with NaN first. The persistent kernel's shapes include
+// fewer tiles than SMs, tile counts that are not a multiple of the SM count, and several tiles per
+// CTA with a k-block count that is not a multiple of the stage count (barrier phases carry over).
+// TCGEMM_BENCH=1 adds a 4096^3 bf16 timing of both (CUDA events, median of 20 samples of 10 launches,
 // inputs rotated across 256 MB, past the L2).
 #include <cuda_runtime_api.h>
 
@@ -25,6 +28,8 @@ namespace {
 
 constexpr const char* kBf16Kernel = "sm90_wgmma_bf16_128x256x64_s4_ws";
 constexpr const char* kF16Kernel = "sm90_wgmma_f16_128x256x64_s4_ws";
+constexpr const char* kBf16Persistent = "sm90_wgmma_bf16_128x256x64_s4_ws_persistent";
+constexpr const char* kF16Persistent = "sm90_wgmma_f16_128x256x64_s4_ws_persistent";
 
 __device__ uint32_t mix(uint64_t x) {
   x ^= x >> 33;
@@ -70,17 +75,20 @@ struct Shape { int64_t m, n, k; };
 
 const Shape kShapes[] = {{1, 1, 1},       {7, 7, 7},       {33, 33, 33},    {64, 64, 64},
                          {127, 127, 127}, {128, 128, 128}, {129, 129, 129}, {256, 256, 256},
-                         {1000, 1000, 1000}, {4097, 256, 64}, {200, 300, 1000}, {2048, 2048, 2048}};
+                         {1000, 1000, 1000}, {4097, 256, 64}, {200, 300, 1000}, {2048, 2048, 2048},
+                         {4224, 4224, 256}, {3000, 2000, 333}};
 
-using Case = std::tuple<DType, Layout, Layout, int>;  // input dtype, A layout, B layout, shape index
+// persistent kernel?, input dtype, A layout, B layout, shape index
+using Case = std::tuple<bool, DType, Layout, Layout, int>;
 
 class Sm90Wgmma : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Sm90Wgmma, MatchesDeviceReference) {
   TCGEMM_REQUIRE_GPU(90);
-  const auto [input, la, lb, shape_index] = GetParam();
+  const auto [persistent, input, la, lb, shape_index] = GetParam();
   const Shape sh = kShapes[shape_index];
-  const KernelEntry* k = find_kernel(input == DType::bf16 ? kBf16Kernel : kF16Kernel);
+  const KernelEntry* k = find_kernel(persistent ? (input == DType::bf16 ? kBf16Persistent : kF16Persistent)
+                                                : (input == DType::bf16 ? kBf16Kernel : kF16Kernel));
   ASSERT_NE(k, nullptr);
 
   // Vary what the kernel writes across cases: D dtype and layout, C layout, alpha, beta, and ld's
@@ -149,7 +157,7 @@ TEST_P(Sm90Wgmma, MatchesDeviceReference) {
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  const auto [input, la, lb, si] = info.param;
+  const auto [persistent, input, la, lb, si] = info.param;
   const Shape s = kShapes[si];
   return std::string(to_string(input)) + "_A" + (la == Layout::row ? "row" : "col") + "_B" +
          (lb == Layout::row ? "row" : "col") + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
@@ -157,7 +165,13 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllLayouts, Sm90Wgmma,
-                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                         ::testing::Combine(::testing::Values(false), ::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(Persistent, Sm90Wgmma,
+                         ::testing::Combine(::testing::Values(true), ::testing::Values(DType::bf16, DType::f16),
                                             ::testing::Values(Layout::row, Layout::column),
                                             ::testing::Values(Layout::row, Layout::column),
                                             ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
@@ -165,7 +179,7 @@ INSTANTIATE_TEST_SUITE_P(AllLayouts, Sm90Wgmma,
 
 // --- host-only checks (run without a GPU) --------------------------------------------------------
 TEST(Sm90WgmmaHost, Registered) {
-  for (const char* name : {kBf16Kernel, kF16Kernel}) {
+  for (const char* name : {kBf16Kernel, kF16Kernel, kBf16Persistent, kF16Persistent}) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
     EXPECT_EQ(k->min_sm, 90);
@@ -206,8 +220,11 @@ TEST(Sm90WgmmaHost, RejectsWhatTmaCannotLoad) {
   g.a.dtype = g.b.dtype = DType::f16;
   EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported);
   EXPECT_TRUE(find_kernel(kF16Kernel)->supports(g).ok());
+  EXPECT_TRUE(find_kernel(kF16Persistent)->supports(g).ok());
+  EXPECT_EQ(find_kernel(kBf16Persistent)->supports(g).code(), StatusCode::unsupported);
   g.d.dtype = DType::e4m3;
   EXPECT_EQ(find_kernel(kF16Kernel)->supports(g).code(), StatusCode::unsupported);
+  EXPECT_EQ(find_kernel(kF16Persistent)->supports(g).code(), StatusCode::unsupported);
 }
 
 // --- benchmark (TCGEMM_BENCH=1) -------------------------------------------------------------
@@ -215,8 +232,6 @@ TEST(Sm90WgmmaBench, Bf16_4096) {
   TCGEMM_REQUIRE_GPU(90);
   const char* env = std::getenv("TCGEMM_BENCH");
   if (env == nullptr || std::string(env) != "1") GTEST_SKIP() << "set TCGEMM_BENCH=1 to time 4096^3 bf16";
-  const KernelEntry* k = find_kernel(kBf16Kernel);
-  ASSERT_NE(k, nullptr);
   const int64_t n = 4096;
   const size_t bytes = n * n * 2;
   constexpr int kSets = 4;  // 4 x (A + B) = 256 MB, well past the 60 MB L2
@@ -233,8 +248,11 @@ TEST(Sm90WgmmaBench, Bf16_4096) {
   CUDA_OK(cudaEventCreate(&e0));
   CUDA_OK(cudaEventCreate(&e1));
 
+  for (const char* name : {kBf16Kernel, kBf16Persistent})
   for (auto [la, lb] : {std::pair{Layout::row, Layout::column}, std::pair{Layout::row, Layout::row},
                         std::pair{Layout::column, Layout::column}, std::pair{Layout::column, Layout::row}}) {
+    const KernelEntry* k = find_kernel(name);
+    ASSERT_NE(k, nullptr) << name;
     GemmArgs args;
     args.desc.m = args.desc.n = args.desc.k = n;
     args.desc.a = {DType::bf16, la};
@@ -272,7 +290,7 @@ TEST(Sm90WgmmaBench, Bf16_4096) {
     const double median = ms[ms.size() / 2];
     const double tflops = 2.0 * n * n * n / (median * 1e-3) / 1e12;
     std::printf("[bench] %s 4096^3 A=%s B=%s D=bf16:row  median %.3f ms  %.1f TFLOP/s (min %.3f ms)\n",
-                kBf16Kernel, la == Layout::row ? "row" : "column", lb == Layout::row ? "row" : "column", median,
+                name, la == Layout::row ? "row" : "column", lb == Layout::row ? "row" : "column", median,
                 tflops, ms.front());
   }
   for (int i = 0; i < kSets; ++i) {

@@ -1,12 +1,15 @@
 #include "kernels/sm90/wgmma_tma_ws.hpp"
+#include "kernels/sm90/wgmma_tma_ws_persistent.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
 
 namespace {
-template <DType In>
+// kPersistent picks wgmma_tma_ws_persistent.cu (grid = SM count, CTAs loop over tiles) over
+// wgmma_tma_ws.cu (one CTA per tile); both have the same tile, constraints and epilogue.
+template <DType In, bool kPersistent>
 KernelEntry ws_entry(std::string_view name) {
-  const Sm90WsShape s = sm90_wgmma_ws_shape();
+  const Sm90WsShape s = kPersistent ? sm90_wgmma_ws_persistent_shape() : sm90_wgmma_ws_shape();
   KernelEntry e;
   e.name = name;
   e.min_sm = 90;
@@ -17,17 +20,25 @@ KernelEntry ws_entry(std::string_view name) {
   e.tile_k = s.tile_k;
   e.stages = s.stages;
   e.threads = s.threads;
-  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In); };
+  if constexpr (kPersistent) {
+    e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_persistent_supports(g, In); };
+    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_persistent_launch(a, In); };
+    e.function = [] { return sm90_wgmma_ws_persistent_function(In); };
+  } else {
+    e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In); };
+    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In); };
+    e.function = [] { return sm90_wgmma_ws_function(In); };
+  }
   e.workspace_bytes = nullptr;
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In); };
-  e.function = [] { return sm90_wgmma_ws_function(In); };
   return e;
 }
 }  // namespace
 
 void register_sm90_kernels(std::vector<KernelEntry>& table) {
-  table.push_back(ws_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws"));
-  table.push_back(ws_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws"));
+  table.push_back(ws_entry<DType::bf16, false>("sm90_wgmma_bf16_128x256x64_s4_ws"));
+  table.push_back(ws_entry<DType::f16, false>("sm90_wgmma_f16_128x256x64_s4_ws"));
+  table.push_back(ws_entry<DType::bf16, true>("sm90_wgmma_bf16_128x256x64_s4_ws_persistent"));
+  table.push_back(ws_entry<DType::f16, true>("sm90_wgmma_f16_128x256x64_s4_ws_persistent"));
 }
 
 }  // namespace tcgemm
