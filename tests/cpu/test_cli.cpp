@@ -39,7 +39,7 @@ TEST(Cli, BadExplainInputIsAOneLineErrorNamingTheFlag) {
   expect_usage_error("explain --m=0", "--m must be >= 1");
   expect_usage_error("explain --n=-5", "--n must be >= 1");
   expect_usage_error("explain --k=1099511627776", "--k must be <= 2^31");
-  expect_usage_error("explain --A=bf17:row", "--A=bf17:row: unknown dtype");
+  expect_usage_error("explain --A=bf17:row", "--A: unknown dtype 'bf17'");
   expect_usage_error("explain --B=bf16:diagonal", "unknown layout");
   expect_usage_error("explain --device=h300", "--device=h300 is not a known device");
   expect_usage_error("explain --threads=2048 --device=h200", "--threads=2048");

@@ -1,5 +1,7 @@
 #include "problem_flags.hpp"
 
+#include "profile_options.hpp"
+
 namespace tcgemm::cli {
 
 void add_problem_flags(CLI::App& cmd, ProblemFlags& f) {
@@ -22,20 +24,11 @@ void add_problem_flags(CLI::App& cmd, ProblemFlags& f) {
 
 Status parse_operand(const std::string& flag, const std::string& value, Layout default_layout,
                      MatrixDesc& out) {
-  const auto colon = value.find(':');
-  const std::string type = value.substr(0, colon);
-  const auto dt = parse_dtype(type);
-  if (!dt)
-    return Status::invalid(flag + "=" + value + ": unknown dtype '" + type +
-                           "' (use f32, tf32, f16, bf16, fe4m3, fe5m2, s8, s32, f64)");
-  out.dtype = *dt;
-  out.layout = default_layout;
-  if (colon != std::string::npos) {
-    const std::string lay = value.substr(colon + 1);
-    const auto l = parse_layout(lay);
-    if (!l) return Status::invalid(flag + "=" + value + ": unknown layout '" + lay + "' (use row or column)");
-    out.layout = *l;
-  }
+  // One spelling rule for every command: profile's parser, without the leading dashes.
+  Result<OperandSpec> spec = parse_operand(std::string_view(flag).substr(2), std::string_view(value));
+  if (!spec.ok()) return spec.status();
+  out.dtype = spec->dtype;
+  out.layout = spec->layout_given ? spec->layout : default_layout;
   return Status::success();
 }
 
