@@ -87,14 +87,17 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
     const bool tensor_arch = arch == "sm_80" || arch == "sm_90a";
     if (contains(name, "wmma_") || contains(name, "mma_sync_")) {
       families_seen[arch].insert(contains(name, "wmma_") ? "wmma_" : "mma_sync_");
-      if (tensor_arch) EXPECT_TRUE(f.hmma) << name << " (" << arch << ") has no HMMA instruction";
+      if (tensor_arch) {
+        EXPECT_TRUE(f.hmma) << name << " (" << arch << ") has no HMMA instruction";
+      }
     }
     if (contains(name, "wgmma_")) {
       families_seen[arch].insert("wgmma_");
       EXPECT_TRUE(f.hgmma) << name << " (" << arch << ") has no HGMMA instruction";
     }
-    if (contains(name, "wgmma") || contains(name, "mma_sync"))
+    if (contains(name, "wgmma") || contains(name, "mma_sync")) {
       EXPECT_FALSE(f.local_memory) << name << " (" << arch << ") spills to local memory (LDL/STL)";
+    }
   }
   // Guard against a vacuous pass (renamed kernels, a changed cuobjdump format).
   for (const char* arch : {"sm_80", "sm_90a"})

@@ -71,14 +71,27 @@ inline Status check_epilogue_dtypes(const GemmDesc& g) {
 
 namespace dev {
 
+// Only the three epilogue dtypes, so the per-element switch stays small next to the generic
+// element.cuh one (the epilogue is inlined up to 64 times per thread).
+__device__ __forceinline__ float load_epilogue(const void* p, int64_t i, DType t) {
+  if (t == DType::f16) return __half2float(static_cast<const __half*>(p)[i]);
+  if (t == DType::bf16) return __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i]);
+  return static_cast<const float*>(p)[i];
+}
+
+__device__ __forceinline__ void store_epilogue(void* p, int64_t i, DType t, float v) {
+  if (t == DType::f16) static_cast<__half*>(p)[i] = __float2half_rn(v);
+  else if (t == DType::bf16) static_cast<__nv_bfloat16*>(p)[i] = __float2bfloat16_rn(v);
+  else static_cast<float*>(p)[i] = v;
+}
+
 // BLAS convention: with beta == 0, C is not read, so NaN in C (or a null C) does not leak into D.
 __device__ __forceinline__ void epilogue_store(const EpilogueParams& p, int64_t row, int64_t col,
                                                float acc) {
   if (row >= p.m || col >= p.n) return;
   float v = p.alpha * acc;
-  if (p.beta != 0.0f)
-    v += p.beta * static_cast<float>(load_as_double(p.c, offset(p.lc, row, col, p.ldc), p.tc));
-  store_from_float(p.d, offset(p.ld_layout, row, col, p.ldd), p.td, v);
+  if (p.beta != 0.0f) v += p.beta * load_epilogue(p.c, offset(p.lc, row, col, p.ldc), p.tc);
+  store_epilogue(p.d, offset(p.ld_layout, row, col, p.ldd), p.td, v);
 }
 
 }  // namespace dev

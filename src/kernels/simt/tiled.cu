@@ -17,7 +17,7 @@ constexpr int kPad = 4;
 static_assert((kTileM / kThreadM) * (kTileN / kThreadN) == kThreads);
 static_assert(kTileM * kTileK % kThreads == 0 && kTileN * kTileK % kThreads == 0);
 
-__global__ void __launch_bounds__(kThreads) simt_tiled_f32_kernel(LadderParams p) {
+__global__ void __launch_bounds__(kThreads, 1) simt_tiled_f32_kernel(LadderParams p) {
   __shared__ __align__(16) float As[kTileK][kTileM + kPad];  // k-major: a column of A per row
   __shared__ __align__(16) float Bs[kTileK][kTileN + kPad];
   const float* a = static_cast<const float*>(p.a);

@@ -25,6 +25,7 @@ constexpr int kWarpM = kTileM / kWarpsM, kWarpN = kTileN / kWarpsN;  // 64 x 32
 constexpr int kMmaM = 16, kMmaN = 8;
 constexpr int kFragsM = kWarpM / kMmaM, kFragsN = kWarpN / kMmaN;    // 4 x 4
 static_assert(kFragsN % 2 == 0, "B fragments are loaded two n8 tiles per ldmatrix.x4");
+constexpr int kLdTile = kTileN + 4;  // f32 staging tile for the epilogue; +4 keeps float2 aligned
 
 // One K slab is 64 bytes deep whatever the dtype: 32 f16/bf16 or 16 tf32 elements.
 template <DType T> struct Cfg;
@@ -47,6 +48,7 @@ struct Geometry {
   static constexpr int kBytesMNContig = kTileK * kLdMN * kElem;
   static constexpr int slab_bytes(bool k_contig) { return k_contig ? kBytesKContig : kBytesMNContig; }
   static_assert(128 * kTileK / kChunk == 2 * kThreads, "each thread issues two copies per slab");
+  static_assert(kStages * 2 * kBytesMNContig >= kTileM * kLdTile * 4, "epilogue tile fits in the pipeline");
 };
 
 __device__ __forceinline__ uint32_t smem_addr(const void* p) {
@@ -201,8 +203,11 @@ __device__ __forceinline__ void load_b(uint32_t (&b)[kFragsN][2], const typename
   for (int ni = 0; ni < kFragsN; ++ni) round_if_tf32<T>(b[ni]);
 }
 
+// NOTES: two CTAs per SM (<= 128 registers; 2 x 80 KiB of shared memory fits on A100 and H100):
+// one CTA's epilogue and pipeline fill then overlap the other's main loop. ptxas fits it without
+// spills (tests/cpu/test_sass.cpp checks for LDL/STL).
 template <DType T, Layout LA, Layout LB>
-__global__ void __launch_bounds__(kThreads) mma_sync_multistage_kernel(LadderParams p) {
+__global__ void __launch_bounds__(kThreads, 2) mma_sync_multistage_kernel(LadderParams p) {
   using G = Geometry<T>;
   using S = typename Cfg<T>::S;
   constexpr bool kAK = LA == Layout::row;     // A is K-contiguous
@@ -258,20 +263,30 @@ __global__ void __launch_bounds__(kThreads) mma_sync_multistage_kernel(LadderPar
     }
   }
   cp_async_wait<0>();
+  __syncthreads();  // the pipeline buffers become the epilogue's staging tile
 
-  // Accumulator fragment: c0,c1 at (row g, cols 2t, 2t+1), c2,c3 at row g+8.
+  // NOTES: the accumulators go through shared memory so that D is written by one loop (one
+  // inlined copy of the run-time-dtype epilogue instead of 64, which also kept the compiler busy
+  // for minutes) and in D's own layout order, so the stores coalesce for row- and column-major D.
+  float* tile = reinterpret_cast<float*>(smem);  // [kTileM][kLdTile]
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int mi = 0; mi < kFragsM; ++mi)
 #pragma unroll
     for (int ni = 0; ni < kFragsN; ++ni) {
-      const int64_t row = m0 + wm * kWarpM + mi * kMmaM + g;
-      const int64_t col = n0 + wn * kWarpN + ni * kMmaN + 2 * t;
-      dev::epilogue_store(p.ep, row, col, acc[mi][ni][0]);
-      dev::epilogue_store(p.ep, row, col + 1, acc[mi][ni][1]);
-      dev::epilogue_store(p.ep, row + 8, col, acc[mi][ni][2]);
-      dev::epilogue_store(p.ep, row + 8, col + 1, acc[mi][ni][3]);
+      // Accumulator fragment: c0,c1 at (row g, cols 2t, 2t+1), c2,c3 at row g+8.
+      const int row = wm * kWarpM + mi * kMmaM + g, col = wn * kWarpN + ni * kMmaN + 2 * t;
+      *reinterpret_cast<float2*>(&tile[row * kLdTile + col]) = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+      *reinterpret_cast<float2*>(&tile[(row + 8) * kLdTile + col]) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
     }
+  __syncthreads();
+  const bool d_rows = p.ep.ld_layout == Layout::row;
+#pragma unroll 1
+  for (int e = threadIdx.x; e < kTileM * kTileN; e += kThreads) {
+    const int r = d_rows ? e / kTileN : e % kTileM;
+    const int c = d_rows ? e % kTileN : e / kTileM;
+    dev::epilogue_store(p.ep, m0 + r, n0 + c, tile[r * kLdTile + c]);
+  }
 }
 
 template <DType T>

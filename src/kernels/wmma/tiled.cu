@@ -29,7 +29,7 @@ constexpr int kSmemBytes = (kTileM * kLdA<S> + kTileK * kLdB<S>) * static_cast<i
 static_assert(kTileM * kLdA<__half> * 2 >= kWarpsM * kWarpsN * 256 * 4, "epilogue staging fits in A");
 
 template <DType T>
-__global__ void __launch_bounds__(kThreads) wmma_tiled_kernel(LadderParams p) {
+__global__ void __launch_bounds__(kThreads, 1) wmma_tiled_kernel(LadderParams p) {
   using S = typename Traits<T>::Storage;
   constexpr int kK = Traits<T>::kK;
   constexpr int ldA = kLdA<S>, ldB = kLdB<S>;
