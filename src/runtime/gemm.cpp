@@ -1,0 +1,180 @@
+// gemm(), gemm_with_kernel(), pick_kernel(): validation at the API edge, the real pointer
+// alignments, the device's compute capability, then the registry's best supported kernel.
+#include "tcgemm/gemm.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "runtime/registry.hpp"
+
+namespace tcgemm {
+namespace {
+
+Status cuda_status(const char* what, cudaError_t e) {
+  return Status(StatusCode::cuda_error, std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// Compute capability x10 of the current device, read once per device.
+Result<int> current_device_sm() {
+  static std::array<std::atomic<int>, 64> cache{};
+  int dev = 0;
+  if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return Status(StatusCode::no_device, std::string("no CUDA device: ") + cudaGetErrorString(e));
+  }
+  if (dev >= 0 && dev < static_cast<int>(cache.size()))
+    if (int sm = cache[dev].load(std::memory_order_relaxed); sm != 0) return sm;
+  int major = 0, minor = 0;
+  cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    // cudaGetDevice can succeed with no GPU present; the first real query is where that shows.
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+      return Status(StatusCode::no_device, std::string("no CUDA device: ") + cudaGetErrorString(e));
+    return cuda_status("cudaDeviceGetAttribute", e);
+  }
+  const int sm = major * 10 + minor;
+  if (dev >= 0 && dev < static_cast<int>(cache.size())) cache[dev].store(sm, std::memory_order_relaxed);
+  return sm;
+}
+
+// sm_90a code (wgmma, setmaxnreg) runs on compute capability 9.0 only; the rest runs on any
+// device at least as new as min_sm.
+bool runs_on(const KernelEntry& k, int sm) {
+  return k.family == MmaFamily::wgmma ? sm == 90 : sm >= k.min_sm;
+}
+
+int family_rank(MmaFamily f) {
+  switch (f) {
+    case MmaFamily::wgmma: return 3;
+    case MmaFamily::mma_sync: return 2;
+    case MmaFamily::wmma: return 1;
+    case MmaFamily::simt: return 0;
+  }
+  return -1;
+}
+
+// Heuristic for now: the highest rung that supports the problem, then the larger CTA tile (a
+// tiled kernel over its naive sibling), then the deeper pipeline.
+bool better(const KernelEntry& x, const KernelEntry& y) {
+  if (family_rank(x.family) != family_rank(y.family)) return family_rank(x.family) > family_rank(y.family);
+  const int64_t ax = int64_t{x.tile_m} * x.tile_n, ay = int64_t{y.tile_m} * y.tile_n;
+  if (ax != ay) return ax > ay;
+  return x.stages > y.stages;
+}
+
+Result<const KernelEntry*> choose(const GemmDesc& g, int sm) {
+  const KernelEntry* best = nullptr;
+  std::string reasons;
+  for (const KernelEntry& k : kernel_registry()) {
+    if (k.input != g.a.dtype || !runs_on(k, sm) || !k.supports || !k.launch) continue;
+    if (Status s = k.supports(g); !s.ok()) {
+      reasons += "\n  " + std::string(k.name) + ": " + s.message();
+      continue;
+    }
+    if (!best || better(k, *best)) best = &k;
+  }
+  if (best) return best;
+  return Status::unsupported("no kernel for " + std::string(to_string(g.a.dtype)) + " inputs on sm_" +
+                             std::to_string(sm) + (reasons.empty() ? std::string(" is registered") : reasons));
+}
+
+uint32_t address_alignment(const void* p) {
+  const auto v = reinterpret_cast<std::uintptr_t>(p);
+  if (v == 0) return 256;
+  return static_cast<uint32_t>(std::min<std::uintptr_t>(v & (~v + 1), 256));
+}
+
+// First byte past the last element of an operand, for the aliasing check.
+std::uintptr_t end_of(const void* p, const MatrixDesc& m, StoredExtent e) {
+  const int64_t ld = effective_ld(m, e);
+  const int64_t outer = m.layout == Layout::row ? e.rows : e.cols;
+  const int64_t inner = m.layout == Layout::row ? e.cols : e.rows;
+  return reinterpret_cast<std::uintptr_t>(p) +
+         static_cast<std::uintptr_t>(((outer - 1) * ld + inner) * static_cast<int64_t>(dtype_bytes(m.dtype)));
+}
+
+bool overlaps(const void* p, std::uintptr_t p_end, const void* q, std::uintptr_t q_end) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(q);
+  return a < q_end && b < p_end;
+}
+
+// Everything gemm() and gemm_with_kernel() check before a kernel sees the problem; returns the
+// desc with each operand's pointer_alignment lowered to what its real address provides.
+Result<GemmDesc> prepare(const GemmDesc& desc, const void* A, const void* B, const void* C, void* D) {
+  if (Status s = validate(desc); !s.ok()) return s;
+  if (!A || !B || !D) return Status::invalid("A, B and D must not be null");
+  if (desc.beta != 0.0f && !C) return Status::invalid("C must not be null when beta != 0");
+  const std::uintptr_t d_end = end_of(D, desc.d, extent_c(desc));
+  if (overlaps(D, d_end, A, end_of(A, desc.a, extent_a(desc))))
+    return Status::invalid("D overlaps A; D must not alias A or B");
+  if (overlaps(D, d_end, B, end_of(B, desc.b, extent_b(desc))))
+    return Status::invalid("D overlaps B; D must not alias A or B");
+  GemmDesc g = desc;
+  g.a.pointer_alignment = std::min(g.a.pointer_alignment, address_alignment(A));
+  g.b.pointer_alignment = std::min(g.b.pointer_alignment, address_alignment(B));
+  if (C) g.c.pointer_alignment = std::min(g.c.pointer_alignment, address_alignment(C));
+  g.d.pointer_alignment = std::min(g.d.pointer_alignment, address_alignment(D));
+  return g;
+}
+
+Status run(const KernelEntry& k, const GemmDesc& g, const void* A, const void* B, const void* C,
+           void* D, cudaStream_t stream) {
+  if (k.workspace_bytes && k.workspace_bytes(g) != 0)
+    return Status::unsupported(std::string(k.name) + " needs a workspace, which gemm() does not manage yet");
+  GemmArgs args;
+  args.desc = g;
+  args.a = A;
+  args.b = B;
+  args.c = C;
+  args.d = D;
+  args.stream = stream;
+  return k.launch(args);
+}
+
+}  // namespace
+
+Status gemm(const GemmDesc& desc, const void* A, const void* B, const void* C, void* D,
+            cudaStream_t stream) {
+  Result<GemmDesc> g = prepare(desc, A, B, C, D);
+  if (!g.ok()) return g.status();
+  Result<int> sm = current_device_sm();
+  if (!sm.ok()) return sm.status();
+  Result<const KernelEntry*> k = choose(*g, *sm);
+  if (!k.ok()) return k.status();
+  return run(**k, *g, A, B, C, D, stream);
+}
+
+Status gemm_with_kernel(std::string_view kernel_name, const GemmDesc& desc, const void* A,
+                        const void* B, const void* C, void* D, cudaStream_t stream) {
+  const KernelEntry* k = find_kernel(kernel_name);
+  if (!k) return Status::invalid("no kernel named '" + std::string(kernel_name) + "' (see `tcgemm kernels`)");
+  Result<GemmDesc> g = prepare(desc, A, B, C, D);
+  if (!g.ok()) return g.status();
+  Result<int> sm = current_device_sm();
+  if (!sm.ok()) return sm.status();
+  if (!runs_on(*k, *sm))
+    return Status::unsupported(std::string(k->name) + " needs sm_" + std::to_string(k->min_sm) +
+                               (k->family == MmaFamily::wgmma ? " exactly" : " or newer") +
+                               ", device is sm_" + std::to_string(*sm));
+  if (!k->supports || !k->launch) return Status(StatusCode::internal, std::string(k->name) + " is incomplete");
+  if (Status s = k->supports(*g); !s.ok()) return s;
+  return run(*k, *g, A, B, C, D, stream);
+}
+
+Result<std::string_view> pick_kernel(const GemmDesc& desc) {
+  if (Status s = validate(desc); !s.ok()) return s;
+  // Without a GPU (reports on a build machine) answer for the project's target, the H200.
+  Result<int> sm = current_device_sm();
+  Result<const KernelEntry*> k = choose(desc, sm.ok() ? *sm : 90);
+  if (!k.ok()) return k.status();
+  return (*k)->name;
+}
+
+}  // namespace tcgemm

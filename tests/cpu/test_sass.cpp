@@ -1,0 +1,108 @@
+// The SASS in the built library must show the instruction family each kernel claims: WMMA and
+// mma.sync kernels HMMA, wgmma kernels HGMMA, and the Tensor Core pipelines no local-memory
+// spills (LDL/STL). Kernels are found by name, so new ones are covered as they are added.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+
+namespace {
+
+std::string find_cuobjdump() {
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+      const std::filesystem::path p = std::filesystem::path(dir.empty() ? "." : dir) / "cuobjdump";
+      if (std::filesystem::exists(p)) return p.string();
+    }
+  }
+  if (std::filesystem::exists("/usr/local/cuda/bin/cuobjdump")) return "/usr/local/cuda/bin/cuobjdump";
+  return {};
+}
+
+struct FunctionSass {
+  bool hmma = false, hgmma = false, local_memory = false;
+};
+
+// Key: (arch, mangled function name). One entry per function per arch section.
+using SassMap = std::map<std::pair<std::string, std::string>, FunctionSass>;
+
+// cuobjdump prints "code for sm_XX", then "Function : name", then one instruction per line as
+// "/*0040*/  @P0 OPCODE.MODIFIERS operands ;".
+SassMap parse_sass(FILE* in) {
+  SassMap out;
+  std::string arch, function;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, in)) {
+    const std::string line(buf);
+    if (auto at = line.find("code for "); at != std::string::npos) {
+      std::istringstream(line.substr(at + 9)) >> arch;
+      function.clear();
+      continue;
+    }
+    if (auto at = line.find("Function : "); at != std::string::npos) {
+      std::istringstream(line.substr(at + 11)) >> function;
+      out[{arch, function}];
+      continue;
+    }
+    if (function.empty()) continue;
+    const auto open = line.find("/*"), close = line.find("*/");
+    if (open == std::string::npos || close == std::string::npos || open > 16) continue;
+    std::istringstream insn(line.substr(close + 2));
+    std::string op;
+    insn >> op;
+    if (!op.empty() && op[0] == '@') insn >> op;  // predicate guard
+    const std::string base = op.substr(0, op.find('.'));
+    FunctionSass& f = out[{arch, function}];
+    f.hmma |= base == "HMMA";
+    f.hgmma |= base == "HGMMA";
+    f.local_memory |= base == "LDL" || base == "STL";
+  }
+  return out;
+}
+
+bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
+  const std::string tool = find_cuobjdump();
+  if (tool.empty()) GTEST_SKIP() << "cuobjdump not found on PATH or in /usr/local/cuda/bin";
+  const std::string lib = TCGEMM_LIB_PATH;
+  ASSERT_TRUE(std::filesystem::exists(lib)) << lib;
+  const std::string cmd = "\"" + tool + "\" --dump-sass \"" + lib + "\" 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  ASSERT_TRUE(pipe) << cmd;
+  const SassMap sass = parse_sass(pipe.get());
+  ASSERT_FALSE(sass.empty()) << "no SASS functions parsed from " << cmd;
+
+  std::map<std::string, std::set<std::string>> families_seen;  // arch -> {"wmma_", ...}
+  for (const auto& [key, f] : sass) {
+    const auto& [arch, name] = key;
+    const bool tensor_arch = arch == "sm_80" || arch == "sm_90a";
+    if (contains(name, "wmma_") || contains(name, "mma_sync_")) {
+      families_seen[arch].insert(contains(name, "wmma_") ? "wmma_" : "mma_sync_");
+      if (tensor_arch) {
+        EXPECT_TRUE(f.hmma) << name << " (" << arch << ") has no HMMA instruction";
+      }
+    }
+    if (contains(name, "wgmma_")) {
+      families_seen[arch].insert("wgmma_");
+      EXPECT_TRUE(f.hgmma) << name << " (" << arch << ") has no HGMMA instruction";
+    }
+    if (contains(name, "wgmma") || contains(name, "mma_sync")) {
+      EXPECT_FALSE(f.local_memory) << name << " (" << arch << ") spills to local memory (LDL/STL)";
+    }
+  }
+  // Guard against a vacuous pass (renamed kernels, a changed cuobjdump format).
+  for (const char* arch : {"sm_80", "sm_90a"})
+    for (const char* family : {"wmma_", "mma_sync_"})
+      EXPECT_TRUE(families_seen[arch].count(family)) << "no " << family << "* kernel in " << arch << " SASS";
+}
+
+}  // namespace
