@@ -24,6 +24,9 @@ std::string find_cuobjdump() {
     }
   }
   if (std::filesystem::exists("/usr/local/cuda/bin/cuobjdump")) return "/usr/local/cuda/bin/cuobjdump";
+  // scripts/setup.sh brings it from PyPI (nvidia-cuda-cuobjdump) where the toolkit lacks it.
+  const std::string pypi = std::string(TCGEMM_SOURCE_DIR) + "/.tools/py/nvidia/cu13/bin/cuobjdump";
+  if (std::filesystem::exists(pypi)) return pypi;
   return {};
 }
 
@@ -72,7 +75,7 @@ bool contains(const std::string& s, const char* part) { return s.find(part) != s
 
 TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   const std::string tool = find_cuobjdump();
-  if (tool.empty()) GTEST_SKIP() << "cuobjdump not found on PATH or in /usr/local/cuda/bin";
+  if (tool.empty()) GTEST_SKIP() << "cuobjdump not found on PATH, in /usr/local/cuda/bin or .tools/ (scripts/setup.sh installs it)";
   const std::string lib = TCGEMM_LIB_PATH;
   ASSERT_TRUE(std::filesystem::exists(lib)) << lib;
   const std::string cmd = "\"" + tool + "\" --dump-sass \"" + lib + "\" 2>&1";
