@@ -142,6 +142,8 @@ Tolerance default_tolerance(const GemmDesc& g) {
 
 Tolerance against_rounded_reference(Tolerance t) { return {2 * t.rel_norm, 2 * t.elementwise}; }
 
+Tolerance for_baseline(Tolerance t) { return {t.rel_norm, 3 * t.elementwise}; }
+
 Result<VerifyResult> compare_device(const float* d, const float* ref, int64_t m, int64_t n,
                                     const Tolerance& tol, cudaStream_t stream) {
   const int64_t count = m * n;

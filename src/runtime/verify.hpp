@@ -25,6 +25,10 @@ Tolerance default_tolerance(const GemmDesc& desc);
 // Comparing against another implementation's rounded output (cuBLAS) rather than an
 // unrounded float reference: both sides carry rounding, so twice the budget.
 Tolerance against_rounded_reference(Tolerance t);
+// For the cuBLAS baseline row: cuBLASLt may split K and reduce the partials in D's dtype (seen on
+// the H200 at 4097^3 bf16: splitK=4, rel_norm 2.6e-3 but near-zero elements off by 0.13 of the
+// floor), so its elementwise budget is three times ours; the norm budget stays.
+Tolerance for_baseline(Tolerance t);
 
 struct VerifyResult {
   bool passed = false;
