@@ -12,7 +12,9 @@ namespace tcgemm {
 // D = alpha * A * B + beta * C on `stream`. Picks a kernel (analyzer-informed heuristic),
 // manages any workspace itself, and is correct for every M, N, K >= 1 of a supported dtype and
 // layout. Invalid input returns a Status with a message; nothing is launched then.
-// C may be nullptr when beta == 0. D must not alias A or B.
+// C may be nullptr when beta == 0. D must not alias A or B. Paths that need a workspace (repack,
+// split-K) use one grow-only buffer per device that gemm() owns; calls that need it must not run
+// concurrently on several streams of one device.
 Status gemm(const GemmDesc& desc, const void* A, const void* B, const void* C, void* D,
             cudaStream_t stream = nullptr);
 

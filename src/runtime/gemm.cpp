@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "runtime/registry.hpp"
@@ -124,11 +125,56 @@ Result<GemmDesc> prepare(const GemmDesc& desc, const void* A, const void* B, con
   return g;
 }
 
+// One grow-only workspace per device, shared by every call on it. Growing waits for the device so
+// no kernel still reads the old buffer; calls from several host threads are serialized here only
+// while the pointer is handed out, so concurrent streams must not share it (documented in gemm.hpp).
+class Workspace {
+ public:
+  Result<void*> get(std::size_t bytes) {
+    int dev = 0;
+    if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return cuda_status("cudaGetDevice", e);
+    if (dev < 0 || dev >= kMaxDevices) return Status(StatusCode::internal, "device ordinal out of range");
+    std::lock_guard<std::mutex> lock(mutex_);
+    Slot& s = slots_[dev];
+    if (s.bytes >= bytes) return s.ptr;
+    if (s.ptr) {
+      if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return cuda_status("workspace: sync", e);
+      if (cudaError_t e = cudaFree(s.ptr); e != cudaSuccess) return cuda_status("workspace: cudaFree", e);
+      s = Slot{};
+    }
+    // Round up so a sweep of growing shapes does not reallocate at every step.
+    const std::size_t want = std::max<std::size_t>(bytes + bytes / 4, std::size_t{1} << 20);
+    if (cudaError_t e = cudaMalloc(&s.ptr, want); e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return Status(StatusCode::workspace_too_small,
+                    "could not allocate a " + std::to_string(want) + "-byte workspace: " + cudaGetErrorString(e));
+    }
+    s.bytes = want;
+    return s.ptr;
+  }
+
+ private:
+  static constexpr int kMaxDevices = 64;
+  struct Slot { void* ptr = nullptr; std::size_t bytes = 0; };
+  std::mutex mutex_;
+  std::array<Slot, kMaxDevices> slots_{};
+};
+
+Workspace& workspace() {
+  static Workspace* w = new Workspace;  // never destroyed: freeing at exit races the CUDA runtime's teardown
+  return *w;
+}
+
 Status run(const KernelEntry& k, const GemmDesc& g, const void* A, const void* B, const void* C,
            void* D, cudaStream_t stream) {
-  if (k.workspace_bytes && k.workspace_bytes(g) != 0)
-    return Status::unsupported(std::string(k.name) + " needs a workspace, which gemm() does not manage yet");
   GemmArgs args;
+  if (k.workspace_bytes)
+    if (const std::size_t need = k.workspace_bytes(g); need != 0) {
+      Result<void*> ws = workspace().get(need);
+      if (!ws.ok()) return ws.status();
+      args.workspace = *ws;
+      args.workspace_bytes = need;
+    }
   args.desc = g;
   args.a = A;
   args.b = B;
