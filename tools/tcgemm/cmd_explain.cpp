@@ -6,6 +6,8 @@
 #include "commands.hpp"
 #include "device_select.hpp"
 #include "problem_flags.hpp"
+#include "runtime/registry.hpp"
+#include "tcgemm/gemm.hpp"
 
 namespace tcgemm::cli {
 namespace {
@@ -27,6 +29,18 @@ Status parse_tile(const std::string& s, TileConfig& t) {
     return Status::invalid("--tile=" + s + ": expected MxNxK with each in 1..1024, e.g. 128x256x64");
   t.tile_m = m; t.tile_n = n; t.tile_k = k;
   return Status::success();
+}
+
+// Every registered kernel of the problem's input type: whether it takes the problem, and why not.
+// supports() is host code, so this works without a GPU.
+nlohmann::json kernel_verdicts(const GemmDesc& g) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const KernelEntry& k : kernel_registry()) {
+    if (k.input != g.a.dtype || !k.supports) continue;
+    const Status s = k.supports(g);
+    out.push_back({{"name", std::string(k.name)}, {"supported", s.ok()}, {"reason", s.ok() ? "" : s.message()}});
+  }
+  return out;
 }
 
 int run_explain(const ExplainFlags& f) {
@@ -58,13 +72,23 @@ int run_explain(const ExplainFlags& f) {
 
   Result<ShapeReport> r = explain(*g, dev->profile, t);
   if (!r.ok()) return usage_error(r.status().message());
+  const nlohmann::json verdicts = kernel_verdicts(*g);
+  const Result<std::string_view> picked = pick_kernel(*g);
+  const std::string picked_name = picked.ok() ? std::string(*picked) : "";
   if (f.json) {
     nlohmann::json j = explain_json(*r);
     if (!dev->note.empty()) j["note"] = dev->note;
+    j["kernels"] = verdicts;
+    j["picked_kernel"] = picked_name;
     std::cout << j.dump(2) << "\n";
   } else {
     if (!dev->note.empty()) std::cout << "note: " << dev->note << "\n";
     std::cout << explain_text(*r);
+    std::cout << "\nKernels for " << to_string(g->a.dtype) << " (gemm() picks "
+              << (picked.ok() ? picked_name : "none: " + picked.status().message()) << ")\n";
+    for (const auto& v : verdicts)
+      std::cout << "  " << (v["supported"].get<bool>() ? "ok      " : "refused ") << v["name"].get<std::string>()
+                << (v["supported"].get<bool>() ? "" : ": " + v["reason"].get<std::string>()) << "\n";
   }
   return 0;
 }
