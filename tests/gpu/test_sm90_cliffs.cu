@@ -379,7 +379,7 @@ TEST(Sm90CliffsHost, SplitChooser) {
   set_forced_split_k(0);
   GemmDesc g;
   g.m = g.n = 256;
-  g.k = 65536;  // 2 tiles, 1024 k-blocks: round(132/2) = 66, capped at 64
+  g.k = 65536;  // 2 tiles, 1024 k-blocks: floor(132/2) = 66, capped at 64
   EXPECT_EQ(choose_splits(g, 132), 64);
   EXPECT_EQ(split_k_blocks_per_split(g, 64), 16);
   g.m = g.n = g.k = 4096;  // 512 tiles: no split
@@ -395,8 +395,13 @@ TEST(Sm90CliffsHost, SplitChooser) {
   EXPECT_EQ(choose_splits(g, 132), 22);
   g.m = 1024;
   g.n = 1024;
-  g.k = 8192;  // 32 tiles: round(4.125) = 4
+  g.k = 8192;  // 32 tiles: floor(4.125) = 4
   EXPECT_EQ(choose_splits(g, 132), 4);
+  g.m = 128 * 6;
+  g.n = 256 * 8;  // 48 tiles: floor(2.75) = 2 (3 would be 144 CTAs, a second wave)
+  EXPECT_EQ(choose_splits(g, 132), 2);
+  g.m = 1024;
+  g.n = 1024;
   {
     const ForcedSplits forced(7);
     EXPECT_EQ(choose_splits(g, 132), 7);  // 128 k-blocks: 19 per split -> 7

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <string>
 
 #include "kernels/common/splitk_reduce.hpp"
@@ -42,7 +41,10 @@ int choose_splits(const GemmDesc& g, int sm_count) {
   int64_t splits = forced_split_k();
   if (splits <= 0) {
     const int64_t tiles = ((g.m + s.tile_m - 1) / s.tile_m) * ((g.n + s.tile_n - 1) / s.tile_n);
-    const int64_t want = std::llround(static_cast<double>(std::max(sm_count, 1)) / static_cast<double>(tiles));
+    // NOTES: floor, not round: one CTA fits per SM, so tiles*splits past the SM count starts a
+    // second, mostly empty wave (48 tiles: 3 splits = 144 CTAs = 2 waves of K/3, slower than 2
+    // splits = 1 wave of K/2).
+    const int64_t want = std::max(sm_count, 1) / tiles;
     const int64_t cap = std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2));
     splits = std::clamp<int64_t>(want, 1, cap);
   }

@@ -16,7 +16,7 @@ void set_forced_split_k(int splits);
 int forced_split_k();
 
 // The split count the split-K kernels will use for g on a GPU with sm_count SMs (the forced count
-// when one is set): clamp(round(SMs / tiles), 1, min(64, k_blocks / 2)), then reduced so that every
+// when one is set): clamp(floor(SMs / tiles), 1, min(64, k_blocks / 2)), then reduced so that every
 // split gets at least one k-block and the splits use ceil(k_blocks / splits) blocks each.
 int choose_splits(const GemmDesc& g, int sm_count);
 // ceil(k_blocks / splits): the k-blocks of every split but the last.
