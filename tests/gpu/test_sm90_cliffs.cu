@@ -21,6 +21,7 @@
 #include "gpu/gpu_test_util.hpp"
 #include "kernels/common/element.cuh"
 #include "kernels/common/repack.hpp"
+#include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
 #include "runtime/device_reference.hpp"
 #include "runtime/registry.hpp"
@@ -35,6 +36,8 @@ constexpr const char* kRepackBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_repack";
 constexpr const char* kRepackF16 = "sm90_wgmma_f16_128x256x64_s4_ws_repack";
 constexpr const char* kSplitBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_splitk";
 constexpr const char* kSplitF16 = "sm90_wgmma_f16_128x256x64_s4_ws_splitk";
+constexpr const char* kPeelBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_peel";
+constexpr const char* kPeelF16 = "sm90_wgmma_f16_128x256x64_s4_ws_peel";
 
 __device__ uint32_t mix(uint64_t x) {
   x ^= x >> 33;
@@ -321,6 +324,62 @@ TEST(Sm90SplitKStatus, WorkspaceTooSmallIsAStatus) {
   EXPECT_EQ(k->launch(args).code(), StatusCode::workspace_too_small);
 }
 
+// --- wave peeling ------------------------------------------------------------------------------
+// Each shape saves a wave on 132 SMs by peeling: columns (4097^2, 4224^2), rows (4229x4096), both
+// (1409x3073). K = 2048 so that the strips' split-K pays for itself in the cost model.
+const Shape kPeelShapes[] = {{4097, 4097, 2048}, {4224, 4224, 2048}, {4229, 4096, 2048}, {1409, 3073, 2048}};
+
+using PeelCase = std::tuple<DType, Layout, Layout, int, bool>;  // input, A, B, shape, base 2 bytes off
+class Sm90Peel : public ::testing::TestWithParam<PeelCase> {};
+
+TEST_P(Sm90Peel, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (current_sm_count() != 132) GTEST_SKIP() << "the peel shapes are chosen for 132 SMs";
+  const auto [input, la, lb, si, offset] = GetParam();
+  const Shape sh = kPeelShapes[si];
+  const KernelEntry* k = find_kernel(input == DType::bf16 ? kPeelBf16 : kPeelF16);
+  ASSERT_NE(k, nullptr);
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  const uint32_t align = offset ? 2u : 256u;
+  g.a = {input, la, 0, align};
+  g.b = {input, lb, 0, align};
+  g.d = {kOutTypes[si % 3], si % 2 ? Layout::column : Layout::row, 0};
+  g.d.ld = tight_ld(extent_c(g), g.d.layout) + (si % 2 ? 3 : 0);
+  g.c = {kOutTypes[(si + 1) % 3], si % 3 ? Layout::row : Layout::column, 0};
+  g.alpha = si % 2 ? 1.0f : 0.75f;
+  g.beta = si == 1 ? 0.0f : -0.5f;
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  const Status sup = k->supports(g);
+  ASSERT_TRUE(sup.ok()) << sup.message();
+  const PeelPlan p = plan_peel(g, 132);
+  SCOPED_TRACE(std::string("peel rows ") + (p.rows ? "yes" : "no") + ", columns " + (p.cols ? "yes" : "no"));
+  run_and_check(*k, g, offset ? 2 : 0, /*twice=*/false);
+}
+
+std::string peel_name(const ::testing::TestParamInfo<PeelCase>& info) {
+  const auto [input, la, lb, si, offset] = info.param;
+  return std::string(to_string(input)) + "_A" + layout_name(la) + "_B" + layout_name(lb) + "_" +
+         shape_name(kPeelShapes[si]) + (offset ? "_base2" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllLayouts, Sm90Peel,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Range(0, static_cast<int>(std::size(kPeelShapes))),
+                                            ::testing::Values(false)),
+                         peel_name);
+
+// The base-pointer rule through the peeled path, on the shape that peels both ways.
+INSTANTIATE_TEST_SUITE_P(Base2, Sm90Peel,
+                         ::testing::Combine(::testing::Values(DType::bf16), ::testing::Values(Layout::row),
+                                            ::testing::Values(Layout::column), ::testing::Values(0, 3),
+                                            ::testing::Values(true)),
+                         peel_name);
+
 // --- host-only checks (run without a GPU) -------------------------------------------------------
 TEST(Sm90CliffsHost, Registered) {
   for (const char* name : {kRepackBf16, kRepackF16, kSplitBf16, kSplitF16}) {
@@ -373,6 +432,45 @@ TEST(Sm90CliffsHost, RepackAcceptsExactlyTheTmaMisaligned) {
   g.a.dtype = g.b.dtype = DType::f16;  // the bf16 instance refuses other dtypes
   EXPECT_EQ(rep->supports(g).code(), StatusCode::unsupported);
   EXPECT_TRUE(find_kernel(kRepackF16)->supports(g).ok());
+}
+
+TEST(Sm90CliffsHost, PeelPlans) {
+  set_forced_split_k(0);
+  GemmDesc g;
+  g.m = g.n = g.k = 4097;  // 561 tiles = 5 waves; peeling the last tile column leaves 528 = 4
+  PeelPlan p = plan_peel(g, 132);
+  EXPECT_FALSE(p.rows);
+  EXPECT_TRUE(p.cols);
+  EXPECT_EQ(p.m_core, 4097);
+  EXPECT_EQ(p.n_core, 4096);
+  EXPECT_DOUBLE_EQ(p.cost_plain, 5.0 * 65);
+  EXPECT_DOUBLE_EQ(p.cost_peeled, 4.0 * 65 + 17 + 4);  // strip: 33 tiles x 4 splits of 17 k-blocks
+  g.m = g.n = 4224;
+  g.k = 2048;
+  p = plan_peel(g, 132);
+  EXPECT_TRUE(p.cols && !p.rows);
+  g.m = 4229;
+  g.n = 4096;
+  p = plan_peel(g, 132);
+  EXPECT_TRUE(p.rows && !p.cols);
+  EXPECT_EQ(p.m_core, 4224);
+  g.m = 1409;
+  g.n = 3073;
+  p = plan_peel(g, 132);
+  EXPECT_TRUE(p.rows && p.cols);
+  EXPECT_EQ(p.m_core, 1408);
+  EXPECT_EQ(p.n_core, 3072);
+  g.m = g.n = g.k = 4096;  // full tiles: nothing to peel, and the entry says so
+  p = plan_peel(g, 132);
+  EXPECT_FALSE(p.rows || p.cols);
+  EXPECT_EQ(find_kernel(kPeelBf16)->supports(g).code(), StatusCode::unsupported);
+  g.m = g.n = 4097;
+  g.k = 256;  // too short a K for the strips' second launch to pay
+  EXPECT_FALSE(plan_peel(g, 132).cols);
+  g.k = 4097;
+  EXPECT_TRUE(find_kernel(kPeelBf16)->supports(g).ok());
+  EXPECT_EQ(find_kernel(kPeelBf16)->workspace_bytes(g),
+            2 * ((size_t{4097} * 4104 * 2 + 255) / 256 * 256) + size_t{4} * 4097 * 1 * 4);
 }
 
 TEST(Sm90CliffsHost, SplitChooser) {
@@ -515,6 +613,35 @@ TEST(Sm90CliffsBench, Repack4097Cubed) {
               rep->name.data(), total, flop / (total * 1e-3) / 1e12);
   std::printf("[bench]   copies alone %.3f ms (%.2f TB/s read+write); GEMM on the copies %.3f ms (%.1f TFLOP/s)\n",
               copies, copy_bytes / (copies * 1e-3) / 1e12, gemm, flop / (gemm * 1e-3) / 1e12);
+}
+
+TEST(Sm90CliffsBench, Peel4097Cubed) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (!bench_enabled()) GTEST_SKIP() << "set TCGEMM_BENCH=1 to time 4097^3 bf16 through repack + peel";
+  const KernelEntry* k = find_kernel(kPeelBf16);
+  ASSERT_NE(k, nullptr);
+  const int64_t n = 4097;
+  const size_t bytes = static_cast<size_t>(n) * n * 2;
+  BenchSets sets(3, bytes, bytes, bytes);
+  GemmArgs args;
+  args.desc.m = args.desc.n = args.desc.k = n;
+  args.desc.d = {DType::bf16, Layout::row};
+  args.d = sets.d;
+  ASSERT_TRUE(k->supports(args.desc).ok()) << k->supports(args.desc).message();
+  const size_t ws = k->workspace_bytes(args.desc);
+  DeviceBuffer W(ws);
+  args.workspace = W.p;
+  args.workspace_bytes = ws;
+  int it = 0;
+  const double ms = time_ms([&] {
+    args.a = sets.a[it % 3];
+    args.b = sets.b[it % 3];
+    ++it;
+    return k->launch(args).ok();
+  });
+  ASSERT_GT(ms, 0);
+  std::printf("[bench] %s 4097^3 A=row B=col D=bf16:row  median %.3f ms  %.1f TFLOP/s (copies and strips included)\n",
+              k->name.data(), ms, 2.0 * n * n * n / (ms * 1e-3) / 1e12);
 }
 
 TEST(Sm90CliffsBench, SplitK256x256x65536) {

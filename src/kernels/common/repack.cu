@@ -134,7 +134,7 @@ GemmDesc repacked_desc(const GemmDesc& g, const TmaRepackPlan& plan) {
   return r;
 }
 
-Result<GemmArgs> apply_tma_repack(const GemmArgs& args) {
+Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes) {
   GemmDesc seen = args.desc;
   seen.a.pointer_alignment = std::min(seen.a.pointer_alignment, alignment_of(args.a));
   seen.b.pointer_alignment = std::min(seen.b.pointer_alignment, alignment_of(args.b));
@@ -147,6 +147,7 @@ Result<GemmArgs> apply_tma_repack(const GemmArgs& args) {
                       std::to_string(args.workspace_bytes));
   if (plan.workspace_bytes > 0 && reinterpret_cast<uintptr_t>(args.workspace) % 256 != 0)
     return Status(StatusCode::misaligned, "the TMA repack workspace must be 256-byte aligned");
+  if (used_bytes != nullptr) *used_bytes = plan.workspace_bytes;
   GemmArgs out = args;
   out.desc = repacked_desc(seen, plan);
   char* ws = static_cast<char*>(args.workspace);

@@ -37,6 +37,7 @@ GemmDesc repacked_desc(const GemmDesc& g, const TmaRepackPlan& plan);
 // Runs the copies the problem needs (judged by the desc and by the real pointers, whichever is
 // stricter) on args.stream and returns the args to hand to the TMA kernel. Needs a 256-byte
 // aligned workspace of plan_tma_repack(desc with the real pointer alignments).workspace_bytes.
-Result<GemmArgs> apply_tma_repack(const GemmArgs& args);
+// used_bytes (optional) receives the workspace bytes the copies took (0 when none ran).
+Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes = nullptr);
 
 }  // namespace tcgemm

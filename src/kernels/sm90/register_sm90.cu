@@ -1,4 +1,5 @@
 #include "kernels/common/repack.hpp"
+#include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "runtime/registry.hpp"
@@ -62,6 +63,17 @@ KernelEntry splitk_entry(std::string_view name) {
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_splitk_launch(a, In); };
   return e;
 }
+
+// Wave peeling (peel.hpp): the full-tile core, then the partial strips through split-K; the
+// repack copies first where A/B break TMA's rule. Only shapes where peeling saves a wave.
+template <DType In>
+KernelEntry peel_entry(std::string_view name) {
+  KernelEntry e = ws_entry<In>(name);
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_peel_supports(g, In); };
+  e.workspace_bytes = [](const GemmDesc& g) { return sm90_wgmma_ws_peel_workspace(g); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_peel_launch(a, In); };
+  return e;
+}
 }  // namespace
 
 void register_sm90_kernels(std::vector<KernelEntry>& table) {
@@ -71,6 +83,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_repack"));
   table.push_back(splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_splitk"));
   table.push_back(splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_splitk"));
+  table.push_back(peel_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_peel"));
+  table.push_back(peel_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_peel"));
 }
 
 }  // namespace tcgemm
