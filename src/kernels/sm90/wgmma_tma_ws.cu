@@ -1,6 +1,8 @@
 // The first Hopper kernel: TMA loads into a ring of shared-memory stages, two consumer warpgroups
 // multiplying with wgmma m64n256k16, one producer warp feeding them (warp specialization).
 // Non-persistent: one CTA per 128x256 output tile, launched in a grouped (L2-friendly) order.
+// Split-K (split_k.cu) reuses it unchanged but for blockIdx.z = the split: a range of k-blocks,
+// and an epilogue aimed at that split's f32 slab (alpha 1, beta 0); gridDim.z = 1 is the plain GEMM.
 //
 // Reads top to bottom: config and static asserts; shared-memory layout; tile order; producer;
 // consumer; epilogue; host launch and supports().
