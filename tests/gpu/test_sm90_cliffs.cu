@@ -23,6 +23,7 @@
 #include "kernels/common/repack.hpp"
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
+#include "reference/reference_gemm.hpp"
 #include "runtime/device_reference.hpp"
 #include "runtime/registry.hpp"
 
@@ -471,6 +472,59 @@ TEST(Sm90CliffsHost, PeelPlans) {
   EXPECT_TRUE(find_kernel(kPeelBf16)->supports(g).ok());
   EXPECT_EQ(find_kernel(kPeelBf16)->workspace_bytes(g),
             2 * ((size_t{4097} * 4104 * 2 + 255) / 256 * 256) + size_t{4} * 4097 * 1 * 4);
+}
+
+// The peeled pieces tile D exactly: the CPU reference run piece by piece (through the pieces'
+// pointers, ld's and shapes) must give bit for bit the D of the whole problem, padding untouched.
+TEST(Sm90CliffsHost, PeelPiecesTileD) {
+  for (int layouts = 0; layouts < 16; ++layouts)
+    for (int option = 1; option <= 3; ++option) {
+      GemmDesc g;
+      g.m = 300;
+      g.n = 600;
+      g.k = 40;
+      g.a = {DType::bf16, layouts & 1 ? Layout::column : Layout::row, 0};
+      g.b = {DType::bf16, layouts & 2 ? Layout::column : Layout::row, 0};
+      g.c = {DType::bf16, layouts & 4 ? Layout::column : Layout::row, 0};
+      g.d = {layouts & 8 ? DType::f32 : DType::bf16, layouts & 8 ? Layout::column : Layout::row, 0};
+      g.a.ld = tight_ld(extent_a(g), g.a.layout) + 8;
+      g.d.ld = tight_ld(extent_c(g), g.d.layout) + 3;
+      g.alpha = 1.5f;
+      g.beta = 0.5f;
+      ASSERT_TRUE(validate(g).ok());
+      auto count = [](const MatrixDesc& m, StoredExtent e) {
+        return static_cast<size_t>((m.layout == Layout::row ? e.rows : e.cols) * effective_ld(m, e));
+      };
+      std::vector<uint16_t> a(count(g.a, extent_a(g))), b(count(g.b, extent_b(g))), c(count(g.c, extent_c(g)));
+      for (auto* v : {&a, &b, &c})
+        for (size_t i = 0; i < v->size(); ++i) write_element(DType::bf16, v->data(), i, std::sin(0.37 * i + v->size()));
+      const size_t d_bytes = count(g.d, extent_c(g)) * dtype_bytes(g.d.dtype);
+      std::vector<unsigned char> whole(d_bytes, 0xFF), pieces(d_bytes, 0xFF);
+      ASSERT_TRUE(reference_gemm(g, a.data(), b.data(), c.data(), whole.data()).ok());
+
+      PeelPlan plan;
+      plan.rows = option & 1;
+      plan.cols = option & 2;
+      plan.m_core = plan.rows ? 256 : g.m;
+      plan.n_core = plan.cols ? 512 : g.n;
+      GemmArgs args;
+      args.desc = g;
+      args.a = a.data();
+      args.b = b.data();
+      args.c = c.data();
+      args.d = pieces.data();
+      const std::vector<GemmArgs> ps = peel_pieces(args, plan);
+      ASSERT_EQ(ps.size(), 1u + plan.rows + plan.cols);
+      int64_t covered = 0;
+      for (const GemmArgs& p : ps) {
+        covered += p.desc.m * p.desc.n;
+        EXPECT_EQ(p.desc.k, g.k);
+        ASSERT_TRUE(reference_gemm(p.desc, p.a, p.b, p.c, p.d).ok()) << validate(p.desc).message();
+      }
+      EXPECT_EQ(covered, g.m * g.n);
+      EXPECT_EQ(std::memcmp(whole.data(), pieces.data(), d_bytes), 0)
+          << "layouts " << layouts << ", peel rows " << plan.rows << " columns " << plan.cols;
+    }
 }
 
 TEST(Sm90CliffsHost, SplitChooser) {

@@ -78,6 +78,17 @@ std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m;
 
 }  // namespace
 
+std::vector<GemmArgs> peel_pieces(const GemmArgs& args, const PeelPlan& p) {
+  GemmArgs base = args;
+  base.desc = with_explicit_lds(args.desc);
+  const int64_t m = base.desc.m, n = base.desc.n;
+  std::vector<GemmArgs> pieces;
+  pieces.push_back(sub_problem(base, 0, 0, p.rows ? p.m_core : m, p.cols ? p.n_core : n));
+  if (p.cols) pieces.push_back(sub_problem(base, 0, p.n_core, p.rows ? p.m_core : m, n - p.n_core));
+  if (p.rows) pieces.push_back(sub_problem(base, p.m_core, 0, m - p.m_core, n));
+  return pieces;
+}
+
 PeelPlan plan_peel(const GemmDesc& g, int sm_count) {
   const Sm90WsShape t = sm90_wgmma_ws_shape();
   const int64_t k_blocks = ceil_div(g.k, t.tile_k);
@@ -130,32 +141,25 @@ Status sm90_wgmma_ws_peel_launch(const GemmArgs& args, DType input) {
   std::size_t copy_bytes = 0;
   Result<GemmArgs> copied = apply_tma_repack(args, &copy_bytes);
   if (!copied.ok()) return copied.status();
-  GemmArgs base = copied.value();
-  base.desc = with_explicit_lds(base.desc);
+  const GemmArgs& base = copied.value();
   const PeelPlan p = plan_peel(base.desc, current_sm_count());
   if (!p.rows && !p.cols) return sm90_wgmma_ws_launch(base, input);
 
   // The strips' workspace follows the copies' (apply_tma_repack checked the copies' part).
   const std::size_t copies = round_up(copy_bytes, 256);
-  const std::size_t strips = strips_workspace(base.desc, p);
+  const std::size_t strips = strips_workspace(with_explicit_lds(base.desc), p);
   if (args.workspace_bytes < copies + strips || (strips > 0 && args.workspace == nullptr))
     return Status(StatusCode::workspace_too_small,
                   "the peeled launch needs " + std::to_string(copies + strips) + " bytes of workspace; got " +
                       std::to_string(args.workspace_bytes));
   void* strip_ws = static_cast<char*>(args.workspace) + copies;
 
-  if (Status s = sm90_wgmma_ws_launch(sub_problem(base, 0, 0, p.m_core, p.n_core), input); !s.ok()) return s;
-  if (p.cols) {
-    GemmArgs right = sub_problem(base, 0, p.n_core, p.m_core, base.desc.n - p.n_core);
-    right.workspace = strip_ws;
-    right.workspace_bytes = strips;
-    if (Status s = sm90_wgmma_ws_splitk_launch(right, input); !s.ok()) return s;
-  }
-  if (p.rows) {
-    GemmArgs bottom = sub_problem(base, p.m_core, 0, base.desc.m - p.m_core, base.desc.n);
-    bottom.workspace = strip_ws;
-    bottom.workspace_bytes = strips;
-    if (Status s = sm90_wgmma_ws_splitk_launch(bottom, input); !s.ok()) return s;
+  std::vector<GemmArgs> pieces = peel_pieces(base, p);
+  if (Status s = sm90_wgmma_ws_launch(pieces[0], input); !s.ok()) return s;
+  for (std::size_t i = 1; i < pieces.size(); ++i) {
+    pieces[i].workspace = strip_ws;
+    pieces[i].workspace_bytes = strips;
+    if (Status s = sm90_wgmma_ws_splitk_launch(pieces[i], input); !s.ok()) return s;
   }
   return Status::success();
 }

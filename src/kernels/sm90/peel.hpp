@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "runtime/registry.hpp"
 
@@ -21,6 +22,12 @@ struct PeelPlan {
 
 // The best peel for g on sm_count SMs; rows/cols both false when peeling does not pay.
 PeelPlan plan_peel(const GemmDesc& g, int sm_count);
+
+// The launches of a peeled problem, in order: the core (plain kernel), then the right strip
+// [0, m_core) x [n_core, N) and the bottom strip [m_core, M) x [0, N) when planned (split-K). Each
+// is `args` with a smaller m/n, explicit ld's and A/B/C/D moved to the piece's first row/column;
+// the workspace fields are left as in `args`. A/B must already meet TMA's rule (after any copy).
+std::vector<GemmArgs> peel_pieces(const GemmArgs& args, const PeelPlan& plan);
 
 Status sm90_wgmma_ws_peel_supports(const GemmDesc& g, DType input);
 std::size_t sm90_wgmma_ws_peel_workspace(const GemmDesc& g);
