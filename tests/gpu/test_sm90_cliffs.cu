@@ -39,6 +39,8 @@ constexpr const char* kSplitBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_splitk";
 constexpr const char* kSplitF16 = "sm90_wgmma_f16_128x256x64_s4_ws_splitk";
 constexpr const char* kPeelBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_peel";
 constexpr const char* kPeelF16 = "sm90_wgmma_f16_128x256x64_s4_ws_peel";
+constexpr const char* kRepackSplitBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_repack_splitk";
+constexpr const char* kRepackSplitF16 = "sm90_wgmma_f16_128x256x64_s4_ws_repack_splitk";
 
 __device__ uint32_t mix(uint64_t x) {
   x ^= x >> 33;
@@ -307,6 +309,51 @@ INSTANTIATE_TEST_SUITE_P(Forced, Sm90SplitK,
                                             ::testing::Range(0, static_cast<int>(std::size(kSplitCounts)))),
                          split_name);
 
+// Unaligned and split: the copies, then split-K on them (tight, odd ld's; K odd).
+const Shape kRepackSplitShapes[] = {{256, 256, 16385}, {100, 300, 5001}, {1, 1, 4097}, {129, 257, 1001}};
+const int kRepackSplitCounts[] = {0, 2, 7, 64};
+
+using RepackSplitCase = std::tuple<DType, int, int>;  // input, shape index, split-count index
+class Sm90RepackSplitK : public ::testing::TestWithParam<RepackSplitCase> {};
+
+TEST_P(Sm90RepackSplitK, MatchesDeviceReferenceAndIsDeterministic) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [input, si, ci] = GetParam();
+  const Shape sh = kRepackSplitShapes[si];
+  const KernelEntry* k = find_kernel(input == DType::bf16 ? kRepackSplitBf16 : kRepackSplitF16);
+  ASSERT_NE(k, nullptr);
+  const ForcedSplits forced(kRepackSplitCounts[ci]);
+  const int variant = si + ci;
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  g.a = {input, variant % 2 ? Layout::column : Layout::row, 0};
+  g.b = {input, (variant / 2) % 2 ? Layout::row : Layout::column, 0};
+  g.a.ld = unaligned_ld(extent_a(g), g.a.layout);
+  g.b.ld = unaligned_ld(extent_b(g), g.b.layout);
+  g.d = {kOutTypes[variant % 3], variant % 3 == 1 ? Layout::column : Layout::row, 0};
+  g.c = {kOutTypes[(variant + 2) % 3], variant % 4 < 2 ? Layout::column : Layout::row, 0};
+  g.alpha = 0.5f;
+  g.beta = variant % 2 ? 0.25f : 0.0f;
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+  SCOPED_TRACE("effective splits " + std::to_string(choose_splits(repacked_desc(g, plan_tma_repack(g)), current_sm_count())));
+  run_and_check(*k, g, 0, /*twice=*/true);
+}
+
+std::string repack_split_name(const ::testing::TestParamInfo<RepackSplitCase>& info) {
+  const auto [input, si, ci] = info.param;
+  return std::string(to_string(input)) + "_" + shape_name(kRepackSplitShapes[si]) + "_splits" +
+         (kRepackSplitCounts[ci] == 0 ? std::string("auto") : std::to_string(kRepackSplitCounts[ci]));
+}
+
+INSTANTIATE_TEST_SUITE_P(Forced, Sm90RepackSplitK,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Range(0, static_cast<int>(std::size(kRepackSplitShapes))),
+                                            ::testing::Range(0, static_cast<int>(std::size(kRepackSplitCounts)))),
+                         repack_split_name);
+
 TEST(Sm90SplitKStatus, WorkspaceTooSmallIsAStatus) {
   TCGEMM_REQUIRE_GPU(90);
   const ForcedSplits forced(4);
@@ -383,7 +430,8 @@ INSTANTIATE_TEST_SUITE_P(Base2, Sm90Peel,
 
 // --- host-only checks (run without a GPU) -------------------------------------------------------
 TEST(Sm90CliffsHost, Registered) {
-  for (const char* name : {kRepackBf16, kRepackF16, kSplitBf16, kSplitF16}) {
+  for (const char* name : {kRepackBf16, kRepackF16, kSplitBf16, kSplitF16, kPeelBf16, kPeelF16, kRepackSplitBf16,
+                           kRepackSplitF16}) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
     EXPECT_EQ(k->min_sm, 90);
@@ -433,6 +481,18 @@ TEST(Sm90CliffsHost, RepackAcceptsExactlyTheTmaMisaligned) {
   g.a.dtype = g.b.dtype = DType::f16;  // the bf16 instance refuses other dtypes
   EXPECT_EQ(rep->supports(g).code(), StatusCode::unsupported);
   EXPECT_TRUE(find_kernel(kRepackF16)->supports(g).ok());
+
+  // Repack + split-K: 256x256x65537 (lda = ldb = 65537) copies both, then 64 splits.
+  set_forced_split_k(0);
+  GemmDesc s;
+  s.m = s.n = 256;
+  s.k = 65537;
+  const KernelEntry* rs = find_kernel(kRepackSplitBf16);
+  ASSERT_NE(rs, nullptr);
+  EXPECT_TRUE(rs->supports(s).ok());
+  const size_t copy = (size_t{256} * 65544 * 2 + 255) / 256 * 256;
+  const int splits = choose_splits(s, current_sm_count());
+  EXPECT_EQ(rs->workspace_bytes(s), 2 * copy + size_t(splits) * 256 * 256 * 4);
 }
 
 TEST(Sm90CliffsHost, PeelPlans) {

@@ -55,6 +55,35 @@ KernelEntry repack_entry(std::string_view name) {
   return e;
 }
 
+// Repack then split-K (unaligned and small M*N with long K, e.g. 256x256x65537): the slabs follow
+// the copies in the workspace.
+template <DType In>
+std::size_t repack_splitk_workspace(const GemmDesc& g) {
+  const std::size_t copies = (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256;
+  return copies + sm90_wgmma_ws_splitk_workspace(repacked_desc(g, plan_tma_repack(g)));
+}
+
+template <DType In>
+Status repack_splitk_launch(const GemmArgs& args) {
+  std::size_t used = 0;
+  Result<GemmArgs> copied = apply_tma_repack(args, &used);
+  if (!copied.ok()) return copied.status();
+  GemmArgs next = copied.value();
+  const std::size_t offset = (used + 255) / 256 * 256;
+  next.workspace = args.workspace == nullptr ? nullptr : static_cast<char*>(args.workspace) + offset;
+  next.workspace_bytes = args.workspace_bytes > offset ? args.workspace_bytes - offset : 0;
+  return sm90_wgmma_ws_splitk_launch(next, In);
+}
+
+template <DType In>
+KernelEntry repack_splitk_entry(std::string_view name) {
+  KernelEntry e = ws_entry<In>(name);
+  e.supports = &repack_supports<In>;
+  e.workspace_bytes = &repack_splitk_workspace<In>;
+  e.launch = &repack_splitk_launch<In>;
+  return e;
+}
+
 template <DType In>
 KernelEntry splitk_entry(std::string_view name) {
   KernelEntry e = ws_entry<In>(name);
@@ -85,6 +114,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_splitk"));
   table.push_back(peel_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_peel"));
   table.push_back(peel_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_peel"));
+  table.push_back(repack_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_repack_splitk"));
+  table.push_back(repack_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_repack_splitk"));
 }
 
 }  // namespace tcgemm
