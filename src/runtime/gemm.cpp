@@ -61,10 +61,12 @@ int family_rank(MmaFamily f) {
   return -1;
 }
 
-// Heuristic for now: the highest rung that supports the problem, then the larger CTA tile (a
-// tiled kernel over its naive sibling), then the deeper pipeline.
+// Heuristic for now: the highest rung that supports the problem, then the entry's preference
+// (a shape-specific path over the general kernel), then the larger CTA tile (a tiled kernel over
+// its naive sibling), then the deeper pipeline.
 bool better(const KernelEntry& x, const KernelEntry& y) {
   if (family_rank(x.family) != family_rank(y.family)) return family_rank(x.family) > family_rank(y.family);
+  if (x.preference != y.preference) return x.preference > y.preference;
   const int64_t ax = int64_t{x.tile_m} * x.tile_n, ay = int64_t{y.tile_m} * y.tile_n;
   if (ax != ay) return ax > ay;
   return x.stages > y.stages;

@@ -33,6 +33,11 @@ struct KernelEntry {
   int stages = 1;
   int threads = 0;
   int cluster_m = 1, cluster_n = 1;
+  // Among kernels of one family that support a problem, gemm() takes the highest preference
+  // (then the larger tile, then the deeper pipeline). Composite paths that exist for one kind of
+  // shape (split-K, repack) refuse other shapes in supports() and rank above the plain kernel;
+  // variants not yet measured to win anywhere rank below it (0) and run only when named.
+  int preference = 1;
   // ok, or why this kernel cannot run this problem (dtype, layout, alignment, size).
   Status (*supports)(const GemmDesc&) = nullptr;
   // Workspace the launch needs (0 for none); nullptr means none.

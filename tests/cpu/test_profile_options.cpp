@@ -106,9 +106,17 @@ TEST(ProfileFlags, InertFlagsLeaveANote) {
   auto o = parse_profile_options({{"split_k_mode", "parallel"}, {"split_k_slices", "1,2,4"},
                                   {"raster_order", "along_m"}, {"swizzle_size", "1,8"}});
   ASSERT_TRUE(o.ok()) << o.status().message();
-  EXPECT_EQ(o->notes.size(), 4u);
+  EXPECT_EQ(o->notes.size(), 2u);  // raster_order and swizzle_size; split-K takes effect
   EXPECT_EQ(o->problems.size(), 6u);
+  EXPECT_EQ(o->problems[0].split_k_slices, 1);
   EXPECT_NE(o->notes[0].find("does not take effect yet"), std::string::npos);
+  auto serial = parse_profile_options({{"split_k_mode", "serial"}});
+  ASSERT_TRUE(serial.ok());
+  ASSERT_EQ(serial->notes.size(), 1u);
+  EXPECT_NE(serial->notes[0].find("serial is not implemented"), std::string::npos);
+  auto automatic = parse_profile_options({});
+  ASSERT_TRUE(automatic.ok());
+  EXPECT_EQ(automatic->problems[0].split_k_slices, 0);
 }
 
 TEST(ProfileFlags, DurationOverridesDefaultIterationsOnly) {

@@ -74,8 +74,8 @@ const std::vector<FlagSpec>& profile_flag_specs() {
       {"D", "D's dtype[:layout] (default: C's)"},
       {"alpha", "scale of A*B (default 1); comma list sweeps"},
       {"beta", "scale of C (default 0); comma list sweeps"},
-      {"split_k_mode", "serial|parallel (parsed; no effect yet)"},
-      {"split_k_slices", "K slices (parsed; no effect yet); sweepable"},
+      {"split_k_mode", "parallel (f32 partials + a deterministic reduction); serial is not implemented"},
+      {"split_k_slices", "K slices forced on the split-K kernels (default: their chooser); sweepable"},
       {"raster_order", "heuristic|along_m|along_n (parsed; no effect yet)"},
       {"swizzle_size", "1,2,4,8 (parsed; no effect yet); sweepable"},
       {"kernels", "comma list of globs (or substrings) over `tcgemm kernels` names; * for all; "
@@ -242,7 +242,7 @@ std::string describe_problem(const ProfileProblem& p) {
   os << " D=" << operand_string(g.d);
   if (g.alpha != 1.0f) os << " alpha=" << g.alpha;
   if (g.beta != 0.0f) os << " beta=" << g.beta;
-  if (p.split_k_slices != 1) os << " split_k_slices=" << p.split_k_slices;
+  if (p.split_k_slices != 0) os << " split_k_slices=" << p.split_k_slices;
   if (p.swizzle_size != 1) os << " swizzle_size=" << p.swizzle_size;
   return os.str();
 }
@@ -265,7 +265,7 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
   if (auto v = get("operation"); v && lower(*v) != "gemm")
     return flag_error("operation", "only Gemm is supported (got '" + *v + "')");
 
-  std::vector<int64_t> ms{4096}, ns{4096}, ks{4096}, slices{1}, swizzles{1};
+  std::vector<int64_t> ms{4096}, ns{4096}, ks{4096}, slices{0}, swizzles{1};
   for (auto [name, dst] : {std::pair{"m", &ms}, std::pair{"n", &ns}, std::pair{"k", &ks}}) {
     if (auto v = get(name)) {
       auto r = expand_int_sweep(name, *v, 1);
@@ -311,13 +311,14 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
   if (auto v = get("split_k_mode")) {
     if (lower(*v) != "serial" && lower(*v) != "parallel")
       return flag_error("split_k_mode", "must be serial or parallel (got '" + *v + "')");
-    o.notes.push_back("note: --split_k_mode is parsed but does not take effect yet");
+    if (lower(*v) == "serial")
+      o.notes.push_back("note: --split_k_mode=serial is not implemented; the split-K kernels run parallel "
+                        "(f32 partials, then a fixed-order reduction: deterministic)");
   }
   if (auto v = get("split_k_slices")) {
     auto r = expand_int_sweep("split_k_slices", *v, 1);
     if (!r.ok()) return r.status();
     slices = *r;
-    o.notes.push_back("note: --split_k_slices is parsed but does not take effect yet");
   }
   if (auto v = get("raster_order")) {
     const std::string r = lower(*v);

@@ -53,7 +53,7 @@ Result<Distribution> parse_dist(std::string_view text);
 // One point of the sweep: a full problem description and the (not yet effective) knobs.
 struct ProfileProblem {
   GemmDesc desc;
-  int64_t split_k_slices = 1;
+  int64_t split_k_slices = 0;  // 0: the split-K kernels choose; n: forced to n slices
   int64_t swizzle_size = 1;
 };
 

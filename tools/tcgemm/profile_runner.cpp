@@ -1,5 +1,7 @@
 #include "profile_runner.hpp"
 
+#include "kernels/sm90/split_k.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -147,6 +149,9 @@ class Profiler {
   // Appends this problem's rows; a non-ok Status is a CUDA failure that poisons the context.
   Status profile(const ProfileProblem& p, std::vector<ProfileRow>& rows) {
     const GemmDesc& g = p.desc;
+    // --split_k_slices reaches the split-K kernels through their process-wide override; the
+    // profiler is single-threaded, so setting it per problem is safe here.
+    set_forced_split_k(static_cast<int>(p.split_k_slices));
     ProfileRow base;
     base.problem = describe_problem(p);
     base.m = g.m; base.n = g.n; base.k = g.k;

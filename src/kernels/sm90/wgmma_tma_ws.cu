@@ -1,6 +1,8 @@
 // The first Hopper kernel: TMA loads into a ring of shared-memory stages, two consumer warpgroups
 // multiplying with wgmma m64n256k16, one producer warp feeding them (warp specialization).
 // Non-persistent: one CTA per 128x256 output tile, launched in a grouped (L2-friendly) order.
+// Split-K (split_k.cu) reuses it unchanged but for blockIdx.z = the split: a range of k-blocks,
+// and an epilogue aimed at that split's f32 slab (alpha 1, beta 0); gridDim.z = 1 is the plain GEMM.
 //
 // Reads top to bottom: config and static asserts; shared-memory layout; tile order; producer;
 // consumer; epilogue; host launch and supports().
@@ -84,11 +86,16 @@ struct Epilogue {
   int64_t c_row_stride, c_col_stride;
   float alpha, beta;
   DType d_dtype, c_dtype;
+  // Split-K: split z writes its tile to d + z * d_split_bytes (0 without split-K, where z = 0).
+  int64_t d_split_bytes;
 };
 
 struct Params {
   int64_t m, n, k;
   int64_t tiles_m, tiles_n;
+  // Split-K: blockIdx.z covers k-blocks [z * k_blocks_per_split, (z + 1) * k_blocks_per_split),
+  // clipped to the last one; without split-K it is every k-block and gridDim.z = 1.
+  int32_t k_blocks_per_split;
   Epilogue epilogue;
 };
 
@@ -160,7 +167,10 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   const int64_t tile_n = in_group / group_rows;
   const int32_t m0 = static_cast<int32_t>(tile_m * C::kTileM);
   const int32_t n0 = static_cast<int32_t>(tile_n * C::kTileN);
-  const int k_tiles = static_cast<int>((p.k + C::kTileK - 1) / C::kTileK);
+  // This split's whole 64-wide k-blocks. Only the last split reaches the K tail (zero-filled).
+  const int k_blocks = static_cast<int>((p.k + C::kTileK - 1) / C::kTileK);
+  const int kt_first = static_cast<int>(blockIdx.z) * p.k_blocks_per_split;
+  const int k_tiles = min(p.k_blocks_per_split, k_blocks - kt_first);
 
   if (warpgroup == 0) {
     // --- producer: one thread issues every TMA load --------------------------------------------
@@ -182,7 +192,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         // The slot is free once the consumers released its previous use (round kt/S - 1).
         if (kt >= C::kStages) dev::mbarrier_wait(empty(s), ((kt / C::kStages) - 1) & 1);
         dev::mbarrier_arrive_expect_tx(full(s), stage_bytes);
-        const int32_t k0 = kt * C::kTileK;
+        const int32_t k0 = (kt_first + kt) * C::kTileK;
         if constexpr (!kAMnMajor) {
           dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, m0);  // box 64(K) x 128(M)
         } else {
@@ -271,6 +281,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     const int cols = static_cast<int>(min(static_cast<int64_t>(C::kTileN), p.n - n0));
     const bool d_row_major = ep.d_col_stride == 1;
     const int t = threadIdx.x % 128;
+    void* const d = static_cast<char*>(ep.d) + blockIdx.z * ep.d_split_bytes;
     for (int i = t; i < 64 * C::kTileN; i += 128) {
       // Consecutive threads walk D's contiguous dimension.
       const int r = d_row_major ? i / C::kTileN : i % 64;
@@ -279,7 +290,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
       const int64_t gr = row_base + r, gc = static_cast<int64_t>(n0) + c;
       float v = ep.alpha * staged[r * C::kEpiloguePitch + c];
       if (ep.beta != 0.0f) v += ep.beta * load_c(ep.c, gr * ep.c_row_stride + gc * ep.c_col_stride, ep.c_dtype);
-      store_d(ep.d, gr * ep.d_row_stride + gc * ep.d_col_stride, ep.d_dtype, v);
+      store_d(d, gr * ep.d_row_stride + gc * ep.d_col_stride, ep.d_dtype, v);
     }
   }
 }
@@ -324,7 +335,12 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input) {
   return Status::success();
 }
 
-Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input) {
+namespace {
+
+// partials == nullptr: the plain GEMM (splits must be 1). Otherwise split-K: gridDim.z = splits,
+// and split z stores its raw f32 sum (alpha = 1, beta = 0) to partials + z*M*N, in D's layout with
+// the tight ld (so that the reduce pass reads the slabs and writes D along the same direction).
+Status launch_impl(const GemmArgs& args, DType input, int k_blocks_per_split, int splits, float* partials) {
   const GemmDesc& g = args.desc;
   const bool a_mn_major = g.a.layout == Layout::column;
   const bool b_mn_major = g.b.layout == Layout::row;
@@ -334,6 +350,13 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input) {
   const int64_t ldd = effective_ld(g.d, extent_c(g));
   if (args.a == nullptr || args.b == nullptr || args.d == nullptr || (g.beta != 0.0f && args.c == nullptr))
     return Status::invalid("A, B and D (and C when beta != 0) must be non-null");
+  const int64_t k_blocks = (g.k + Config::kTileK - 1) / Config::kTileK;
+  if (splits < 1 || splits > 65535 || k_blocks_per_split < 1 ||
+      static_cast<int64_t>(k_blocks_per_split) * (splits - 1) >= k_blocks ||
+      static_cast<int64_t>(k_blocks_per_split) * splits < k_blocks || (splits > 1 && partials == nullptr))
+    return Status(StatusCode::internal, "split-K: " + std::to_string(splits) + " splits of " +
+                                            std::to_string(k_blocks_per_split) + " k-blocks do not tile " +
+                                            std::to_string(k_blocks) + " k-blocks");
 
   // K-major operands load one 64(K) x rows box; MN-major ones 64-element column blocks.
   const uint32_t kb = Config::kTileK, mnb = Config::kMnBlock;
@@ -363,6 +386,18 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input) {
   ep.beta = g.beta;
   ep.d_dtype = g.d.dtype;
   ep.c_dtype = g.c.dtype;
+  ep.d_split_bytes = 0;
+  p.k_blocks_per_split = k_blocks_per_split;
+  if (partials != nullptr) {
+    ep.d = partials;
+    ep.c = nullptr;
+    ep.d_row_stride = g.d.layout == Layout::row ? g.n : 1;
+    ep.d_col_stride = g.d.layout == Layout::row ? 1 : g.m;
+    ep.alpha = 1.0f;  // exact: the slab holds the raw f32 sum
+    ep.beta = 0.0f;
+    ep.d_dtype = DType::f32;
+    ep.d_split_bytes = g.m * g.n * static_cast<int64_t>(sizeof(float));
+  }
 
   const void* fn = input == DType::bf16 ? pick_function<WgmmaInput::bf16>(a_mn_major, b_mn_major)
                                         : pick_function<WgmmaInput::f16>(a_mn_major, b_mn_major);
@@ -374,11 +409,25 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input) {
   const CUtensorMap* ma = &map_a.value().map;
   const CUtensorMap* mb = &map_b.value().map;
   void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), &p};
-  err = cudaLaunchKernel(fn, dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n)), dim3(Config::kThreads),
+  err = cudaLaunchKernel(fn, dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits)),
+                         dim3(Config::kThreads),
                          kernel_args, Config::kSmemBytes, args.stream);
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("sm90 wgmma launch failed: ") + cudaGetErrorString(err));
   return Status::success();
+}
+
+}  // namespace
+
+Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input) {
+  const int64_t k_blocks = (args.desc.k + Config::kTileK - 1) / Config::kTileK;
+  return launch_impl(args, input, static_cast<int>(k_blocks), 1, nullptr);
+}
+
+Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
+                                     float* partials) {
+  if (partials == nullptr) return Status::invalid("split-K needs a workspace for its partial sums");
+  return launch_impl(args, input, k_blocks_per_split, splits, partials);
 }
 
 const void* sm90_wgmma_ws_function(DType input) {

@@ -12,6 +12,13 @@ struct Sm90WsShape {
 
 Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input);
 Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input);
+// Split-K's first pass (split_k.cu runs it, then the reduce): gridDim.z = splits, split z multiplies
+// k-blocks [z*k_blocks_per_split, (z+1)*k_blocks_per_split) (the last one clipped to K) and stores
+// its raw f32 sum, no alpha/beta, to partials + z*M*N (in D's layout, tight ld: N for row-major
+// D, M for column-major). The splits must tile the
+// k-blocks with none empty. args.d/args.c are not touched.
+Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
+                                     float* partials);
 const void* sm90_wgmma_ws_function(DType input);  // the TN instance, for attributes
 Sm90WsShape sm90_wgmma_ws_shape();
 

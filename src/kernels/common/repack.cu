@@ -1,0 +1,174 @@
+// One warp copies 512 elements (a 1 KB segment) of one line per step: sixteen 2-byte loads per
+// lane, lane-contiguous so that every load instruction is one coalesced 64-byte request whatever
+// the source alignment (2-byte loads of a misaligned line are the only form that is always legal),
+// then a shared-memory bounce turns them into two 16-byte stores per lane. Each warp keeps one
+// segment column and strides over lines, so the loop has no 64-bit division; 16 loads in flight per
+// lane (64 KB per SM at full occupancy) cover DRAM latency at ~4 TB/s.
+#include "kernels/common/repack.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "kernels/common/tensor_map.hpp"
+
+namespace tcgemm {
+namespace {
+
+constexpr int kWarps = 8;        // lines per block step
+constexpr int kLoads = 16;       // per lane per step
+constexpr int kSegment = 32 * kLoads;  // elements per warp step
+
+// One segment column, every 8th-by-grid line. kFull: the whole segment lies inside the line (the
+// common case), so the loads need no predicate.
+template <bool kFull>
+__device__ __forceinline__ void copy_segment(const uint16_t* __restrict__ src, int64_t lines, int64_t ld_src,
+                                             uint16_t* __restrict__ dst, int64_t ld_dst, int64_t col0, int valid,
+                                             uint16_t (&bounce)[kSegment]) {
+  const int lane = threadIdx.x % 32;
+  const int stores = static_cast<int>(min(static_cast<int64_t>(kSegment), ld_dst - col0));  // a multiple of 8
+  for (int64_t line = int64_t{blockIdx.y} * kWarps + threadIdx.x / 32; line < lines;
+       line += int64_t{gridDim.y} * kWarps) {
+    const uint16_t* in = src + line * ld_src + col0 + lane;
+    uint16_t v[kLoads];
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) v[i] = kFull || i * 32 + lane < valid ? __ldg(in + i * 32) : uint16_t{0};
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) bounce[i * 32 + lane] = v[i];
+    __syncwarp();
+    uint16_t* out = dst + line * ld_dst + col0;
+#pragma unroll
+    for (int h = 0; h < kSegment / 256; ++h)
+      if (kFull || h * 256 + 8 * lane < stores)
+        *reinterpret_cast<uint4*>(out + h * 256 + 8 * lane) = *reinterpret_cast<const uint4*>(&bounce[h * 256 + 8 * lane]);
+    __syncwarp();
+  }
+}
+
+// grid.x: segment columns of 512 elements (ld_dst / 512, rounded up); grid.y: groups of 8 lines,
+// striding by gridDim.y * 8 lines.
+__global__ void __launch_bounds__(32 * kWarps) repack_16bit_kernel(const uint16_t* __restrict__ src, int64_t lines,
+                                                                   int64_t line_length, int64_t ld_src,
+                                                                   uint16_t* __restrict__ dst, int64_t ld_dst) {
+  __shared__ alignas(16) uint16_t bounce[kWarps][kSegment];
+  const int64_t col0 = int64_t{blockIdx.x} * kSegment;
+  // Elements of this segment inside the line: <= 0 in a segment of pad columns only.
+  const int valid = static_cast<int>(max(min(line_length - col0, static_cast<int64_t>(kSegment)), int64_t{-1}));
+  if (valid == kSegment && ld_dst - col0 >= kSegment)
+    copy_segment<true>(src, lines, ld_src, dst, ld_dst, col0, valid, bounce[threadIdx.x / 32]);
+  else
+    copy_segment<false>(src, lines, ld_src, dst, ld_dst, col0, valid, bounce[threadIdx.x / 32]);
+}
+
+uint32_t alignment_of(const void* p) {
+  const uint64_t a = reinterpret_cast<uint64_t>(p);
+  if (a == 0) return 256;
+  const uint64_t low = a & (~a + 1);
+  return static_cast<uint32_t>(std::min<uint64_t>(low, 256));
+}
+
+std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
+
+bool breaks_tma_rule(const MatrixDesc& m, StoredExtent e) {
+  if (dtype_bytes(m.dtype) != 2) return false;
+  return check_tma_operand("X", m.dtype, m.pointer_alignment, effective_ld(m, e)).code() == StatusCode::misaligned;
+}
+
+int64_t line_length(const MatrixDesc& m, StoredExtent e) { return m.layout == Layout::row ? e.cols : e.rows; }
+int64_t line_count(const MatrixDesc& m, StoredExtent e) { return m.layout == Layout::row ? e.rows : e.cols; }
+
+}  // namespace
+
+Status repack_16bit(const void* src, int64_t lines, int64_t line_length, int64_t ld_src, void* dst,
+                    int64_t ld_dst, cudaStream_t stream) {
+  if (src == nullptr || dst == nullptr || lines < 1 || line_length < 1 || ld_src < line_length ||
+      ld_dst < line_length || ld_dst % 8 != 0 || reinterpret_cast<uintptr_t>(dst) % 16 != 0 ||
+      reinterpret_cast<uintptr_t>(src) % 2 != 0)
+    return Status(StatusCode::internal, "repack_16bit: bad arguments (ld_dst " + std::to_string(ld_dst) +
+                                            " must be a multiple of 8 >= the line length " +
+                                            std::to_string(line_length) + ", dst 16-byte aligned)");
+  const int64_t segments = (ld_dst + kSegment - 1) / kSegment;
+  const int64_t line_groups = std::min<int64_t>((lines + kWarps - 1) / kWarps, 65535);
+  if (segments > 0x7fffffff)
+    return Status::unsupported("repack_16bit: lines longer than 2^40 elements");
+  repack_16bit_kernel<<<dim3(static_cast<unsigned>(segments), static_cast<unsigned>(line_groups)), 32 * kWarps, 0,
+                        stream>>>(
+      static_cast<const uint16_t*>(src), lines, line_length, ld_src, static_cast<uint16_t*>(dst), ld_dst);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    return Status(StatusCode::cuda_error, std::string("repack launch failed: ") + cudaGetErrorString(err));
+  return Status::success();
+}
+
+TmaRepackPlan plan_tma_repack(const GemmDesc& g) {
+  TmaRepackPlan p;
+  const StoredExtent ea = extent_a(g), eb = extent_b(g);
+  p.lda = effective_ld(g.a, ea);
+  p.ldb = effective_ld(g.b, eb);
+  std::size_t offset = 0;
+  if (breaks_tma_rule(g.a, ea)) {
+    p.a = true;
+    p.lda = static_cast<int64_t>(round_up(static_cast<std::size_t>(line_length(g.a, ea)), 8));
+    p.a_offset = offset;
+    offset += round_up(static_cast<std::size_t>(line_count(g.a, ea)) * static_cast<std::size_t>(p.lda) * 2, 256);
+  }
+  if (breaks_tma_rule(g.b, eb)) {
+    p.b = true;
+    p.ldb = static_cast<int64_t>(round_up(static_cast<std::size_t>(line_length(g.b, eb)), 8));
+    p.b_offset = offset;
+    offset += round_up(static_cast<std::size_t>(line_count(g.b, eb)) * static_cast<std::size_t>(p.ldb) * 2, 256);
+  }
+  p.workspace_bytes = offset;
+  return p;
+}
+
+GemmDesc repacked_desc(const GemmDesc& g, const TmaRepackPlan& plan) {
+  GemmDesc r = g;
+  if (plan.a) {
+    r.a.ld = plan.lda;
+    r.a.pointer_alignment = 256;
+  }
+  if (plan.b) {
+    r.b.ld = plan.ldb;
+    r.b.pointer_alignment = 256;
+  }
+  return r;
+}
+
+Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes) {
+  GemmDesc seen = args.desc;
+  seen.a.pointer_alignment = std::min(seen.a.pointer_alignment, alignment_of(args.a));
+  seen.b.pointer_alignment = std::min(seen.b.pointer_alignment, alignment_of(args.b));
+  const TmaRepackPlan plan = plan_tma_repack(seen);
+  if (plan.workspace_bytes > 0 &&
+      (args.workspace == nullptr || args.workspace_bytes < plan.workspace_bytes))
+    return Status(StatusCode::workspace_too_small,
+                  "the TMA repack of " + std::string(plan.a && plan.b ? "A and B" : plan.a ? "A" : "B") + " needs " +
+                      std::to_string(plan.workspace_bytes) + " bytes of workspace; got " +
+                      std::to_string(args.workspace_bytes));
+  if (plan.workspace_bytes > 0 && reinterpret_cast<uintptr_t>(args.workspace) % 256 != 0)
+    return Status(StatusCode::misaligned, "the TMA repack workspace must be 256-byte aligned");
+  if (used_bytes != nullptr) *used_bytes = plan.workspace_bytes;
+  GemmArgs out = args;
+  out.desc = repacked_desc(seen, plan);
+  char* ws = static_cast<char*>(args.workspace);
+  const GemmDesc& g = seen;
+  if (plan.a) {
+    const StoredExtent e = extent_a(g);
+    if (Status s = repack_16bit(args.a, line_count(g.a, e), line_length(g.a, e), effective_ld(g.a, e),
+                                ws + plan.a_offset, plan.lda, args.stream);
+        !s.ok())
+      return s;
+    out.a = ws + plan.a_offset;
+  }
+  if (plan.b) {
+    const StoredExtent e = extent_b(g);
+    if (Status s = repack_16bit(args.b, line_count(g.b, e), line_length(g.b, e), effective_ld(g.b, e),
+                                ws + plan.b_offset, plan.ldb, args.stream);
+        !s.ok())
+      return s;
+    out.b = ws + plan.b_offset;
+  }
+  return out;
+}
+
+}  // namespace tcgemm

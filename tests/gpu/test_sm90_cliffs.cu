@@ -1,0 +1,798 @@
+// The "no cliffs" paths around the warp-specialized wgmma kernel, against the device reference:
+//  - repack: A/B that break TMA's 16-byte rule (odd ld's, base pointers 2 bytes off) are copied
+//    into an aligned workspace first (sm90_wgmma_*_ws_repack);
+//  - split-K: small M*N with long K, forced split counts, awkward shapes, determinism
+//    (sm90_wgmma_*_ws_splitk).
+// D is poisoned with NaN first; C/D dtypes, layouts, alpha and beta vary across cases.
+// TCGEMM_BENCH=1 adds timings: 4097^3 bf16 through the repack entry (copies included), and
+// 256x256x65536 bf16 through split-K.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gpu/gpu_test_util.hpp"
+#include "kernels/common/element.cuh"
+#include "kernels/common/repack.hpp"
+#include "kernels/sm90/peel.hpp"
+#include "kernels/sm90/split_k.hpp"
+#include "reference/reference_gemm.hpp"
+#include "runtime/device_reference.hpp"
+#include "runtime/registry.hpp"
+
+namespace tcgemm {
+namespace {
+
+#define CUDA_OK(x) ASSERT_EQ((x), cudaSuccess) << #x << ": " << cudaGetErrorString(cudaGetLastError())
+
+constexpr const char* kPlainBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws";
+constexpr const char* kRepackBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_repack";
+constexpr const char* kRepackF16 = "sm90_wgmma_f16_128x256x64_s4_ws_repack";
+constexpr const char* kSplitBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_splitk";
+constexpr const char* kSplitF16 = "sm90_wgmma_f16_128x256x64_s4_ws_splitk";
+constexpr const char* kPeelBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_peel";
+constexpr const char* kPeelF16 = "sm90_wgmma_f16_128x256x64_s4_ws_peel";
+constexpr const char* kRepackSplitBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_repack_splitk";
+constexpr const char* kRepackSplitF16 = "sm90_wgmma_f16_128x256x64_s4_ws_repack_splitk";
+
+__device__ uint32_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return static_cast<uint32_t>(x);
+}
+
+__global__ void fill_uniform(void* p, int64_t count, DType t, uint64_t seed) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count; i += int64_t{gridDim.x} * blockDim.x) {
+    const float u = (mix(seed * 0x9e3779b97f4a7c15ULL + i) >> 8) * (1.0f / 16777216.0f);
+    dev::store_from_float(p, i, t, 2.0f * u - 1.0f);
+  }
+}
+
+struct DeviceBuffer {
+  void* p = nullptr;
+  explicit DeviceBuffer(size_t bytes) { (void)cudaMalloc(&p, std::max<size_t>(bytes, 16)); }
+  ~DeviceBuffer() { if (p) (void)cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+size_t stored_elements(StoredExtent e, Layout l, int64_t ld) {
+  return static_cast<size_t>(l == Layout::row ? e.rows : e.cols) * static_cast<size_t>(ld);
+}
+
+uint64_t next_seed() {
+  static uint64_t s = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return ++s;
+}
+
+void fill(void* p, size_t count, DType t) { fill_uniform<<<256, 256>>>(p, static_cast<int64_t>(count), t, next_seed()); }
+
+struct Shape { int64_t m, n, k; };
+
+std::string shape_name(Shape s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+const char* layout_name(Layout l) { return l == Layout::row ? "row" : "col"; }
+
+// Runs k on g (A/B base pointers `offset_bytes` past a cudaMalloc'd address), checks D against
+// the device reference, and (determinism) optionally runs again and compares D bit for bit.
+void run_and_check(const KernelEntry& k, const GemmDesc& g, size_t offset_bytes, bool twice) {
+  const DType input = g.a.dtype;
+  const size_t na = stored_elements(extent_a(g), g.a.layout, effective_ld(g.a, extent_a(g)));
+  const size_t nb = stored_elements(extent_b(g), g.b.layout, effective_ld(g.b, extent_b(g)));
+  const size_t nc = stored_elements(extent_c(g), g.c.layout, effective_ld(g.c, extent_c(g)));
+  const size_t nd = stored_elements(extent_c(g), g.d.layout, effective_ld(g.d, extent_c(g)));
+  const size_t d_bytes = nd * dtype_bytes(g.d.dtype);
+  DeviceBuffer A(na * 2 + offset_bytes), B(nb * 2 + offset_bytes), Cb(nc * dtype_bytes(g.c.dtype)), D(d_bytes);
+  const size_t ws_bytes = k.workspace_bytes ? k.workspace_bytes(g) : 0;
+  DeviceBuffer W(ws_bytes);
+  DeviceBuffer ref(g.m * g.n * sizeof(float)), got(g.m * g.n * sizeof(float));
+  ASSERT_TRUE(A.p && B.p && Cb.p && D.p && W.p && ref.p && got.p);
+  void* a = static_cast<char*>(A.p) + offset_bytes;
+  void* b = static_cast<char*>(B.p) + offset_bytes;
+  fill(a, na, input);
+  fill(b, nb, input);
+  fill(Cb.p, nc, g.c.dtype);
+  CUDA_OK(cudaMemset(D.p, 0xFF, d_bytes));  // NaN in f32, f16 and bf16
+  CUDA_OK(cudaMemset(W.p, 0xFF, std::max<size_t>(ws_bytes, 16)));
+
+  GemmArgs args;
+  args.desc = g;
+  args.a = a;
+  args.b = b;
+  args.c = Cb.p;
+  args.d = D.p;
+  args.workspace = W.p;
+  args.workspace_bytes = ws_bytes;
+  const Status run = k.launch(args);
+  ASSERT_TRUE(run.ok()) << run.message();
+  CUDA_OK(cudaDeviceSynchronize());
+
+  ASSERT_TRUE(reference_gemm_device(g, a, b, Cb.p, static_cast<float*>(ref.p), false).ok());
+  ASSERT_TRUE(convert_to_float_device(g, D.p, static_cast<float*>(got.p)).ok());
+  CUDA_OK(cudaDeviceSynchronize());
+  std::vector<float> r(g.m * g.n), d(g.m * g.n);
+  CUDA_OK(cudaMemcpy(r.data(), ref.p, r.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(d.data(), got.p, d.size() * sizeof(float), cudaMemcpyDeviceToHost));
+
+  // The kernel's tolerance (test_sm90_wgmma.cu), tightened by the output dtype's rounding.
+  double eps = input == DType::bf16 ? 1e-2 : 5e-3;
+  if (g.d.dtype == DType::bf16) eps = std::max(eps, 1e-2);
+  const double floor = 0.1 * eps * std::sqrt(static_cast<double>(g.k));
+  double diff2 = 0, ref2 = 0;
+  int64_t bad = 0, first_bad = -1;
+  for (size_t i = 0; i < r.size(); ++i) {
+    const double x = d[i], y = r[i];
+    diff2 += (x - y) * (x - y);
+    ref2 += y * y;
+    const bool ok = std::isfinite(x) && std::fabs(x - y) <= eps * (std::fabs(x) + std::fabs(y)) + floor;
+    if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
+  }
+  const double rel = std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-30);
+  EXPECT_EQ(bad, 0) << bad << " of " << r.size() << " elements off; first at (" << first_bad / g.n << ", "
+                    << first_bad % g.n << "): got " << d[first_bad] << ", want " << r[first_bad];
+  EXPECT_LE(rel, eps) << "relative norm error " << rel;
+
+  if (twice) {
+    std::vector<unsigned char> first(d_bytes), second(d_bytes);
+    CUDA_OK(cudaMemcpy(first.data(), D.p, d_bytes, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemset(D.p, 0xFF, d_bytes));
+    CUDA_OK(cudaMemset(W.p, 0x7F, std::max<size_t>(ws_bytes, 16)));
+    const Status again = k.launch(args);
+    ASSERT_TRUE(again.ok()) << again.message();
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(second.data(), D.p, d_bytes, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(std::memcmp(first.data(), second.data(), d_bytes), 0) << "D differs between two identical runs";
+  }
+}
+
+// Restores the automatic split count however the test ends.
+struct ForcedSplits {
+  explicit ForcedSplits(int s) { set_forced_split_k(s); }
+  ~ForcedSplits() { set_forced_split_k(0); }
+};
+
+const DType kOutTypes[] = {DType::bf16, DType::f32, DType::f16};
+
+// --- repack -----------------------------------------------------------------------------------
+const Shape kRepackShapes[] = {{1, 1, 1},          {7, 7, 7},           {33, 33, 33},       {1000, 1000, 1001},
+                               {333, 777, 4099},   {4097, 513, 4097},   {1023, 4095, 4095}};
+
+// The tight ld when it already breaks the 16-byte rule, else tight + 1 (a padded, odd ld).
+int64_t unaligned_ld(StoredExtent e, Layout l) {
+  const int64_t t = tight_ld(e, l);
+  return t % 8 == 0 ? t + 1 : t;
+}
+
+using RepackCase = std::tuple<DType, Layout, Layout, int, bool>;  // input, A, B, shape, base 2 bytes off
+class Sm90Repack : public ::testing::TestWithParam<RepackCase> {};
+
+TEST_P(Sm90Repack, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [input, la, lb, si, offset] = GetParam();
+  const Shape sh = kRepackShapes[si];
+  const KernelEntry* k = find_kernel(input == DType::bf16 ? kRepackBf16 : kRepackF16);
+  ASSERT_NE(k, nullptr);
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  const uint32_t align = offset ? 2u : 256u;
+  g.a = {input, la, 0, align};
+  g.b = {input, lb, 0, align};
+  // With the base 2 bytes off, keep ld's TMA-legal where they are, to test the pointer rule alone
+  // on at least some cases; otherwise make them break the stride rule.
+  g.a.ld = offset && si % 2 ? tight_ld(extent_a(g), la) : unaligned_ld(extent_a(g), la);
+  g.b.ld = offset && si % 2 ? tight_ld(extent_b(g), lb) : unaligned_ld(extent_b(g), lb);
+  g.d = {kOutTypes[si % 3], si % 2 ? Layout::column : Layout::row, 0};
+  g.d.ld = tight_ld(extent_c(g), g.d.layout) + (si % 4 == 1 ? 3 : 0);
+  g.c = {kOutTypes[(si + 1) % 3], si % 4 < 2 ? Layout::row : Layout::column, 0};
+  g.c.ld = tight_ld(extent_c(g), g.c.layout) + 1;
+  g.alpha = si % 2 ? 1.0f : 0.75f;
+  g.beta = si % 3 == 2 ? 0.0f : -0.5f;
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  const Status sup = k->supports(g);
+  ASSERT_TRUE(sup.ok()) << sup.message();
+  EXPECT_EQ(find_kernel(kPlainBf16)->supports(g).code(),
+            input == DType::bf16 ? StatusCode::misaligned : StatusCode::unsupported);
+  ASSERT_GT(k->workspace_bytes(g), 0u);
+  run_and_check(*k, g, offset ? 2 : 0, /*twice=*/false);
+}
+
+std::string repack_name(const ::testing::TestParamInfo<RepackCase>& info) {
+  const auto [input, la, lb, si, offset] = info.param;
+  return std::string(to_string(input)) + "_A" + layout_name(la) + "_B" + layout_name(lb) + "_" +
+         shape_name(kRepackShapes[si]) + (offset ? "_base2" : "_oddld");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllLayouts, Sm90Repack,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Range(0, static_cast<int>(std::size(kRepackShapes))),
+                                            ::testing::Bool()),
+                         repack_name);
+
+// The copy itself, byte for byte, on awkward lines (any source alignment, ld's, pad segments).
+TEST(Sm90RepackCopy, ExactCopyWithZeroPad) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (auto [lines, len, ld_src, offset] : {std::tuple<int64_t, int64_t, int64_t, int>{1, 1, 1, 2},
+                                            {3, 7, 9, 6},
+                                            {5, 255, 255, 2},
+                                            {4, 256, 257, 14},
+                                            {17, 4097, 4097, 2},
+                                            {2, 513, 600, 0},
+                                            {1000, 3, 3, 10}}) {
+    const int64_t ld_dst = (len + 7) / 8 * 8;
+    std::vector<uint16_t> src(static_cast<size_t>(lines * ld_src));
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint16_t>(i * 2654435761u >> 7);
+    DeviceBuffer S(src.size() * 2 + 16), D(static_cast<size_t>(lines * ld_dst) * 2);
+    ASSERT_TRUE(S.p && D.p);
+    void* s = static_cast<char*>(S.p) + offset;
+    CUDA_OK(cudaMemcpy(s, src.data(), src.size() * 2, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(D.p, 0xAB, static_cast<size_t>(lines * ld_dst) * 2));
+    const Status st = repack_16bit(s, lines, len, ld_src, D.p, ld_dst, nullptr);
+    ASSERT_TRUE(st.ok()) << st.message();
+    std::vector<uint16_t> out(static_cast<size_t>(lines * ld_dst));
+    CUDA_OK(cudaMemcpy(out.data(), D.p, out.size() * 2, cudaMemcpyDeviceToHost));
+    int64_t bad = 0;
+    for (int64_t l = 0; l < lines; ++l)
+      for (int64_t c = 0; c < ld_dst; ++c) {
+        const uint16_t want = c < len ? src[l * ld_src + c] : 0;
+        bad += out[l * ld_dst + c] != want;
+      }
+    EXPECT_EQ(bad, 0) << lines << " lines of " << len << ", ld " << ld_src << ", offset " << offset;
+  }
+}
+
+// --- split-K ----------------------------------------------------------------------------------
+const Shape kSplitShapes[] = {{256, 256, 16384}, {100, 300, 5000}, {1, 1, 4097}, {129, 257, 1000}, {300, 100, 777}};
+const int kSplitCounts[] = {0, 1, 2, 3, 7, 16, 64};  // 0: the automatic choice
+
+using SplitCase = std::tuple<DType, int, int>;  // input, shape index, split-count index
+class Sm90SplitK : public ::testing::TestWithParam<SplitCase> {};
+
+TEST_P(Sm90SplitK, MatchesDeviceReferenceAndIsDeterministic) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [input, si, ci] = GetParam();
+  const Shape sh = kSplitShapes[si];
+  const KernelEntry* k = find_kernel(input == DType::bf16 ? kSplitBf16 : kSplitF16);
+  ASSERT_NE(k, nullptr);
+  const ForcedSplits forced(kSplitCounts[ci]);
+  const int variant = si + ci;
+  const Layout layouts[] = {Layout::row, Layout::column};
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  g.a = {input, layouts[variant % 2], 0};
+  g.b = {input, layouts[(variant / 2) % 2], 0};
+  // TMA-legal ld's (the plain kernel's rule): round the tight ones up to 8 elements.
+  g.a.ld = (tight_ld(extent_a(g), g.a.layout) + 7) / 8 * 8;
+  g.b.ld = (tight_ld(extent_b(g), g.b.layout) + 7) / 8 * 8;
+  g.d = {kOutTypes[variant % 3], variant % 3 == 1 ? Layout::column : Layout::row, 0};
+  g.d.ld = tight_ld(extent_c(g), g.d.layout) + (variant % 2 ? 5 : 0);
+  g.c = {kOutTypes[(variant + 1) % 3], variant % 4 < 2 ? Layout::row : Layout::column, 0};
+  g.alpha = variant % 2 ? 1.0f : 1.25f;
+  g.beta = variant % 3 == 2 ? 0.0f : 0.5f;
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+  const int splits = choose_splits(g, current_sm_count());
+  if (kSplitCounts[ci] > 0) {
+    EXPECT_LE(splits, kSplitCounts[ci]);
+    EXPECT_GE(splits, 1);
+  }
+  EXPECT_EQ(k->workspace_bytes(g), splits > 1 ? static_cast<size_t>(splits) * sh.m * sh.n * 4 : 0u);
+  SCOPED_TRACE("effective splits " + std::to_string(splits));
+  run_and_check(*k, g, 0, /*twice=*/true);
+}
+
+std::string split_name(const ::testing::TestParamInfo<SplitCase>& info) {
+  const auto [input, si, ci] = info.param;
+  return std::string(to_string(input)) + "_" + shape_name(kSplitShapes[si]) + "_splits" +
+         (kSplitCounts[ci] == 0 ? std::string("auto") : std::to_string(kSplitCounts[ci]));
+}
+
+INSTANTIATE_TEST_SUITE_P(Forced, Sm90SplitK,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Range(0, static_cast<int>(std::size(kSplitShapes))),
+                                            ::testing::Range(0, static_cast<int>(std::size(kSplitCounts)))),
+                         split_name);
+
+// Unaligned and split: the copies, then split-K on them (tight, odd ld's; K odd).
+const Shape kRepackSplitShapes[] = {{256, 256, 16385}, {100, 300, 5001}, {1, 1, 4097}, {129, 257, 1001}};
+const int kRepackSplitCounts[] = {0, 2, 7, 64};
+
+using RepackSplitCase = std::tuple<DType, int, int>;  // input, shape index, split-count index
+class Sm90RepackSplitK : public ::testing::TestWithParam<RepackSplitCase> {};
+
+TEST_P(Sm90RepackSplitK, MatchesDeviceReferenceAndIsDeterministic) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [input, si, ci] = GetParam();
+  const Shape sh = kRepackSplitShapes[si];
+  const KernelEntry* k = find_kernel(input == DType::bf16 ? kRepackSplitBf16 : kRepackSplitF16);
+  ASSERT_NE(k, nullptr);
+  const ForcedSplits forced(kRepackSplitCounts[ci]);
+  const int variant = si + ci;
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  g.a = {input, variant % 2 ? Layout::column : Layout::row, 0};
+  g.b = {input, (variant / 2) % 2 ? Layout::row : Layout::column, 0};
+  g.a.ld = unaligned_ld(extent_a(g), g.a.layout);
+  g.b.ld = unaligned_ld(extent_b(g), g.b.layout);
+  g.d = {kOutTypes[variant % 3], variant % 3 == 1 ? Layout::column : Layout::row, 0};
+  g.c = {kOutTypes[(variant + 2) % 3], variant % 4 < 2 ? Layout::column : Layout::row, 0};
+  g.alpha = 0.5f;
+  g.beta = variant % 2 ? 0.25f : 0.0f;
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+  SCOPED_TRACE("effective splits " + std::to_string(choose_splits(repacked_desc(g, plan_tma_repack(g)), current_sm_count())));
+  run_and_check(*k, g, 0, /*twice=*/true);
+}
+
+std::string repack_split_name(const ::testing::TestParamInfo<RepackSplitCase>& info) {
+  const auto [input, si, ci] = info.param;
+  return std::string(to_string(input)) + "_" + shape_name(kRepackSplitShapes[si]) + "_splits" +
+         (kRepackSplitCounts[ci] == 0 ? std::string("auto") : std::to_string(kRepackSplitCounts[ci]));
+}
+
+INSTANTIATE_TEST_SUITE_P(Forced, Sm90RepackSplitK,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Range(0, static_cast<int>(std::size(kRepackSplitShapes))),
+                                            ::testing::Range(0, static_cast<int>(std::size(kRepackSplitCounts)))),
+                         repack_split_name);
+
+TEST(Sm90SplitKStatus, WorkspaceTooSmallIsAStatus) {
+  TCGEMM_REQUIRE_GPU(90);
+  const ForcedSplits forced(4);
+  const KernelEntry* k = find_kernel(kSplitBf16);
+  ASSERT_NE(k, nullptr);
+  GemmDesc g;
+  g.m = g.n = 64;
+  g.k = 1024;
+  GemmArgs args;
+  args.desc = g;
+  DeviceBuffer A(64 * 1024 * 2), B(64 * 1024 * 2), D(64 * 64 * 2);
+  args.a = A.p;
+  args.b = B.p;
+  args.d = D.p;
+  args.workspace_bytes = 0;
+  EXPECT_EQ(k->launch(args).code(), StatusCode::workspace_too_small);
+}
+
+// --- wave peeling ------------------------------------------------------------------------------
+// Each shape saves a wave on 132 SMs by peeling: columns (4097^2, 4224^2), rows (4229x4096), both
+// (1409x3073). K = 2048 so that the strips' split-K pays for itself in the cost model.
+const Shape kPeelShapes[] = {{4097, 4097, 2048}, {4224, 4224, 2048}, {4229, 4096, 2048}, {1409, 3073, 2048}};
+
+using PeelCase = std::tuple<DType, Layout, Layout, int, bool>;  // input, A, B, shape, base 2 bytes off
+class Sm90Peel : public ::testing::TestWithParam<PeelCase> {};
+
+TEST_P(Sm90Peel, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (current_sm_count() != 132) GTEST_SKIP() << "the peel shapes are chosen for 132 SMs";
+  const auto [input, la, lb, si, offset] = GetParam();
+  const Shape sh = kPeelShapes[si];
+  const KernelEntry* k = find_kernel(input == DType::bf16 ? kPeelBf16 : kPeelF16);
+  ASSERT_NE(k, nullptr);
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  const uint32_t align = offset ? 2u : 256u;
+  g.a = {input, la, 0, align};
+  g.b = {input, lb, 0, align};
+  g.d = {kOutTypes[si % 3], si % 2 ? Layout::column : Layout::row, 0};
+  g.d.ld = tight_ld(extent_c(g), g.d.layout) + (si % 2 ? 3 : 0);
+  g.c = {kOutTypes[(si + 1) % 3], si % 3 ? Layout::row : Layout::column, 0};
+  g.alpha = si % 2 ? 1.0f : 0.75f;
+  g.beta = si == 1 ? 0.0f : -0.5f;
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  const Status sup = k->supports(g);
+  ASSERT_TRUE(sup.ok()) << sup.message();
+  const PeelPlan p = plan_peel(g, 132);
+  SCOPED_TRACE(std::string("peel rows ") + (p.rows ? "yes" : "no") + ", columns " + (p.cols ? "yes" : "no"));
+  run_and_check(*k, g, offset ? 2 : 0, /*twice=*/false);
+}
+
+std::string peel_name(const ::testing::TestParamInfo<PeelCase>& info) {
+  const auto [input, la, lb, si, offset] = info.param;
+  return std::string(to_string(input)) + "_A" + layout_name(la) + "_B" + layout_name(lb) + "_" +
+         shape_name(kPeelShapes[si]) + (offset ? "_base2" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllLayouts, Sm90Peel,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Range(0, static_cast<int>(std::size(kPeelShapes))),
+                                            ::testing::Values(false)),
+                         peel_name);
+
+// The base-pointer rule through the peeled path, on the shape that peels both ways.
+INSTANTIATE_TEST_SUITE_P(Base2, Sm90Peel,
+                         ::testing::Combine(::testing::Values(DType::bf16), ::testing::Values(Layout::row),
+                                            ::testing::Values(Layout::column), ::testing::Values(0, 3),
+                                            ::testing::Values(true)),
+                         peel_name);
+
+// --- host-only checks (run without a GPU) -------------------------------------------------------
+TEST(Sm90CliffsHost, Registered) {
+  for (const char* name : {kRepackBf16, kRepackF16, kSplitBf16, kSplitF16, kPeelBf16, kPeelF16, kRepackSplitBf16,
+                           kRepackSplitF16}) {
+    const KernelEntry* k = find_kernel(name);
+    ASSERT_NE(k, nullptr) << name;
+    EXPECT_EQ(k->min_sm, 90);
+    EXPECT_EQ(k->family, MmaFamily::wgmma);
+    EXPECT_EQ(k->tile_m, 128);
+    EXPECT_EQ(k->tile_n, 256);
+    EXPECT_NE(k->workspace_bytes, nullptr);
+  }
+}
+
+TEST(Sm90CliffsHost, RepackAcceptsExactlyTheTmaMisaligned) {
+  const KernelEntry* plain = find_kernel(kPlainBf16);
+  const KernelEntry* rep = find_kernel(kRepackBf16);
+  ASSERT_TRUE(plain && rep);
+  GemmDesc g;
+  g.m = g.n = g.k = 4096;
+  EXPECT_TRUE(plain->supports(g).ok());
+  EXPECT_EQ(rep->supports(g).code(), StatusCode::unsupported);
+  EXPECT_EQ(rep->workspace_bytes(g), 0u);
+
+  g.m = g.n = g.k = 4097;  // A row-major lda 4097, B column-major ldb 4097: both copied
+  EXPECT_EQ(plain->supports(g).code(), StatusCode::misaligned);
+  EXPECT_TRUE(rep->supports(g).ok()) << rep->supports(g).message();
+  const size_t one = (size_t{4097} * 4104 * 2 + 255) / 256 * 256;
+  EXPECT_EQ(rep->workspace_bytes(g), 2 * one);
+  const TmaRepackPlan p = plan_tma_repack(g);
+  EXPECT_TRUE(p.a && p.b);
+  EXPECT_EQ(p.lda, 4104);
+  EXPECT_EQ(p.ldb, 4104);
+  EXPECT_EQ(p.a_offset, 0u);
+  EXPECT_EQ(p.b_offset, one);
+
+  g.m = 4097;
+  g.n = g.k = 4096;  // only a column-major A would break the rule; here A is row-major (lda 4096)
+  EXPECT_EQ(rep->supports(g).code(), StatusCode::unsupported);
+  g.a.layout = Layout::column;  // lda = 4097
+  EXPECT_TRUE(rep->supports(g).ok());
+  EXPECT_TRUE(plan_tma_repack(g).a);
+  EXPECT_FALSE(plan_tma_repack(g).b);
+
+  g.a.layout = Layout::row;
+  g.b.pointer_alignment = 8;  // base-pointer rule alone
+  EXPECT_TRUE(rep->supports(g).ok());
+  EXPECT_FALSE(plan_tma_repack(g).a);
+  EXPECT_TRUE(plan_tma_repack(g).b);
+
+  g.a.dtype = g.b.dtype = DType::f16;  // the bf16 instance refuses other dtypes
+  EXPECT_EQ(rep->supports(g).code(), StatusCode::unsupported);
+  EXPECT_TRUE(find_kernel(kRepackF16)->supports(g).ok());
+
+  // Repack + split-K: 256x256x65537 (lda = ldb = 65537) copies both, then 64 splits.
+  set_forced_split_k(0);
+  GemmDesc s;
+  s.m = s.n = 256;
+  s.k = 65537;
+  const KernelEntry* rs = find_kernel(kRepackSplitBf16);
+  ASSERT_NE(rs, nullptr);
+  EXPECT_TRUE(rs->supports(s).ok());
+  const size_t copy = (size_t{256} * 65544 * 2 + 255) / 256 * 256;
+  const int splits = choose_splits(s, current_sm_count());
+  EXPECT_EQ(rs->workspace_bytes(s), 2 * copy + size_t(splits) * 256 * 256 * 4);
+}
+
+TEST(Sm90CliffsHost, PeelPlans) {
+  set_forced_split_k(0);
+  GemmDesc g;
+  g.m = g.n = g.k = 4097;  // 561 tiles = 5 waves; peeling the last tile column leaves 528 = 4
+  PeelPlan p = plan_peel(g, 132);
+  EXPECT_FALSE(p.rows);
+  EXPECT_TRUE(p.cols);
+  EXPECT_EQ(p.m_core, 4097);
+  EXPECT_EQ(p.n_core, 4096);
+  EXPECT_DOUBLE_EQ(p.cost_plain, 5.0 * 65);
+  EXPECT_DOUBLE_EQ(p.cost_peeled, 4.0 * 65 + 17 + 4);  // strip: 33 tiles x 4 splits of 17 k-blocks
+  g.m = g.n = 4224;
+  g.k = 2048;
+  p = plan_peel(g, 132);
+  EXPECT_TRUE(p.cols && !p.rows);
+  g.m = 4229;
+  g.n = 4096;
+  p = plan_peel(g, 132);
+  EXPECT_TRUE(p.rows && !p.cols);
+  EXPECT_EQ(p.m_core, 4224);
+  g.m = 1409;
+  g.n = 3073;
+  p = plan_peel(g, 132);
+  EXPECT_TRUE(p.rows && p.cols);
+  EXPECT_EQ(p.m_core, 1408);
+  EXPECT_EQ(p.n_core, 3072);
+  g.m = g.n = g.k = 4096;  // full tiles: nothing to peel, and the entry says so
+  p = plan_peel(g, 132);
+  EXPECT_FALSE(p.rows || p.cols);
+  EXPECT_EQ(find_kernel(kPeelBf16)->supports(g).code(), StatusCode::unsupported);
+  g.m = g.n = 4097;
+  g.k = 256;  // too short a K for the strips' second launch to pay
+  EXPECT_FALSE(plan_peel(g, 132).cols);
+  g.k = 4097;
+  EXPECT_TRUE(find_kernel(kPeelBf16)->supports(g).ok());
+  EXPECT_EQ(find_kernel(kPeelBf16)->workspace_bytes(g),
+            2 * ((size_t{4097} * 4104 * 2 + 255) / 256 * 256) + size_t{4} * 4097 * 1 * 4);
+}
+
+// The peeled pieces tile D exactly: the CPU reference run piece by piece (through the pieces'
+// pointers, ld's and shapes) must give bit for bit the D of the whole problem, padding untouched.
+TEST(Sm90CliffsHost, PeelPiecesTileD) {
+  for (int layouts = 0; layouts < 16; ++layouts)
+    for (int option = 1; option <= 3; ++option) {
+      GemmDesc g;
+      g.m = 300;
+      g.n = 600;
+      g.k = 40;
+      g.a = {DType::bf16, layouts & 1 ? Layout::column : Layout::row, 0};
+      g.b = {DType::bf16, layouts & 2 ? Layout::column : Layout::row, 0};
+      g.c = {DType::bf16, layouts & 4 ? Layout::column : Layout::row, 0};
+      g.d = {layouts & 8 ? DType::f32 : DType::bf16, layouts & 8 ? Layout::column : Layout::row, 0};
+      g.a.ld = tight_ld(extent_a(g), g.a.layout) + 8;
+      g.d.ld = tight_ld(extent_c(g), g.d.layout) + 3;
+      g.alpha = 1.5f;
+      g.beta = 0.5f;
+      ASSERT_TRUE(validate(g).ok());
+      auto count = [](const MatrixDesc& m, StoredExtent e) {
+        return static_cast<size_t>((m.layout == Layout::row ? e.rows : e.cols) * effective_ld(m, e));
+      };
+      std::vector<uint16_t> a(count(g.a, extent_a(g))), b(count(g.b, extent_b(g))), c(count(g.c, extent_c(g)));
+      for (auto* v : {&a, &b, &c})
+        for (size_t i = 0; i < v->size(); ++i) write_element(DType::bf16, v->data(), i, std::sin(0.37 * i + v->size()));
+      const size_t d_bytes = count(g.d, extent_c(g)) * dtype_bytes(g.d.dtype);
+      std::vector<unsigned char> whole(d_bytes, 0xFF), pieces(d_bytes, 0xFF);
+      ASSERT_TRUE(reference_gemm(g, a.data(), b.data(), c.data(), whole.data()).ok());
+
+      PeelPlan plan;
+      plan.rows = option & 1;
+      plan.cols = option & 2;
+      plan.m_core = plan.rows ? 256 : g.m;
+      plan.n_core = plan.cols ? 512 : g.n;
+      GemmArgs args;
+      args.desc = g;
+      args.a = a.data();
+      args.b = b.data();
+      args.c = c.data();
+      args.d = pieces.data();
+      const std::vector<GemmArgs> ps = peel_pieces(args, plan);
+      ASSERT_EQ(ps.size(), 1u + plan.rows + plan.cols);
+      int64_t covered = 0;
+      for (const GemmArgs& p : ps) {
+        covered += p.desc.m * p.desc.n;
+        EXPECT_EQ(p.desc.k, g.k);
+        ASSERT_TRUE(reference_gemm(p.desc, p.a, p.b, p.c, p.d).ok()) << validate(p.desc).message();
+      }
+      EXPECT_EQ(covered, g.m * g.n);
+      EXPECT_EQ(std::memcmp(whole.data(), pieces.data(), d_bytes), 0)
+          << "layouts " << layouts << ", peel rows " << plan.rows << " columns " << plan.cols;
+    }
+}
+
+TEST(Sm90CliffsHost, SplitChooser) {
+  set_forced_split_k(0);
+  GemmDesc g;
+  g.m = g.n = 256;
+  g.k = 65536;  // 2 tiles, 1024 k-blocks: floor(132/2) = 66, capped at 64
+  EXPECT_EQ(choose_splits(g, 132), 64);
+  EXPECT_EQ(split_k_blocks_per_split(g, 64), 16);
+  g.m = g.n = g.k = 4096;  // 512 tiles: no split
+  EXPECT_EQ(choose_splits(g, 132), 1);
+  g.m = 100;
+  g.n = 300;
+  g.k = 5000;  // 2 tiles, 79 k-blocks: cap 39, 3 blocks per split -> 27 splits
+  EXPECT_EQ(choose_splits(g, 132), 27);
+  g.m = g.n = 1;
+  g.k = 64;  // one k-block: nothing to split
+  EXPECT_EQ(choose_splits(g, 132), 1);
+  g.k = 4097;  // 65 k-blocks: cap 32, 3 per split -> 22
+  EXPECT_EQ(choose_splits(g, 132), 22);
+  g.m = 1024;
+  g.n = 1024;
+  g.k = 8192;  // 32 tiles: floor(4.125) = 4
+  EXPECT_EQ(choose_splits(g, 132), 4);
+  g.m = 128 * 6;
+  g.n = 256 * 8;  // 48 tiles: floor(2.75) = 2 (3 would be 144 CTAs, a second wave)
+  EXPECT_EQ(choose_splits(g, 132), 2);
+  g.m = 1024;
+  g.n = 1024;
+  {
+    const ForcedSplits forced(7);
+    EXPECT_EQ(choose_splits(g, 132), 7);  // 128 k-blocks: 19 per split -> 7
+    g.k = 64 * 6;                         // fewer k-blocks than splits: one each
+    EXPECT_EQ(choose_splits(g, 132), 6);
+  }
+  EXPECT_EQ(forced_split_k(), 0);
+}
+
+// --- benchmarks (TCGEMM_BENCH=1) ---------------------------------------------------------------
+bool bench_enabled() {
+  const char* env = std::getenv("TCGEMM_BENCH");
+  return env != nullptr && std::string(env) == "1";
+}
+
+// Median ms per launch of `launch` (warm-up ~1 s, then 20 samples of 10 back-to-back launches).
+template <class F>
+double time_ms(F&& launch) {
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) {
+    for (int i = 0; i < 10; ++i)
+      if (!launch()) return -1;
+    if (cudaDeviceSynchronize() != cudaSuccess) return -1;
+  }
+  cudaEvent_t e0, e1;
+  (void)cudaEventCreate(&e0);
+  (void)cudaEventCreate(&e1);
+  constexpr int kBatch = 10;
+  std::vector<float> ms;
+  for (int rep = 0; rep < 20; ++rep) {
+    (void)cudaEventRecord(e0);
+    for (int i = 0; i < kBatch; ++i)
+      if (!launch()) return -1;
+    (void)cudaEventRecord(e1);
+    (void)cudaEventSynchronize(e1);
+    float t = 0;
+    (void)cudaEventElapsedTime(&t, e0, e1);
+    ms.push_back(t / kBatch);
+  }
+  (void)cudaEventDestroy(e0);
+  (void)cudaEventDestroy(e1);
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+struct BenchSets {
+  std::vector<void*> a, b;
+  void* d = nullptr;
+  BenchSets(int sets, size_t a_bytes, size_t b_bytes, size_t d_bytes) {
+    for (int i = 0; i < sets; ++i) {
+      a.push_back(nullptr);
+      b.push_back(nullptr);
+      (void)cudaMalloc(&a.back(), a_bytes);
+      (void)cudaMalloc(&b.back(), b_bytes);
+      fill(a.back(), a_bytes / 2, DType::bf16);
+      fill(b.back(), b_bytes / 2, DType::bf16);
+    }
+    (void)cudaMalloc(&d, d_bytes);
+  }
+  ~BenchSets() {
+    for (void* p : a) (void)cudaFree(p);
+    for (void* p : b) (void)cudaFree(p);
+    (void)cudaFree(d);
+  }
+};
+
+TEST(Sm90CliffsBench, Repack4097Cubed) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (!bench_enabled()) GTEST_SKIP() << "set TCGEMM_BENCH=1 to time 4097^3 bf16 through the repack path";
+  const KernelEntry* rep = find_kernel(kRepackBf16);
+  const KernelEntry* plain = find_kernel(kPlainBf16);
+  ASSERT_TRUE(rep && plain);
+  const int64_t n = 4097;
+  const size_t bytes = static_cast<size_t>(n) * n * 2;
+  BenchSets sets(3, bytes, bytes, bytes);  // 3 x (A + B) = 201 MB, past the 60 MB L2
+  GemmArgs args;
+  args.desc.m = args.desc.n = args.desc.k = n;
+  args.desc.d = {DType::bf16, Layout::row};
+  args.d = sets.d;
+  ASSERT_TRUE(rep->supports(args.desc).ok());
+  const size_t ws = rep->workspace_bytes(args.desc);
+  DeviceBuffer W(ws);
+  args.workspace = W.p;
+  args.workspace_bytes = ws;
+  int it = 0;
+  const double total = time_ms([&] {
+    args.a = sets.a[it % 3];
+    args.b = sets.b[it % 3];
+    ++it;
+    return rep->launch(args).ok();
+  });
+  ASSERT_GT(total, 0);
+  // The parts: the two copies alone, and the GEMM alone on the copies (ld 4104).
+  const TmaRepackPlan plan = plan_tma_repack(args.desc);
+  const double copies = time_ms([&] {
+    const void* a = sets.a[it % 3];
+    const void* b = sets.b[it % 3];
+    ++it;
+    char* w = static_cast<char*>(W.p);
+    return repack_16bit(a, n, n, n, w + plan.a_offset, plan.lda, nullptr).ok() &&
+           repack_16bit(b, n, n, n, w + plan.b_offset, plan.ldb, nullptr).ok();
+  });
+  GemmArgs padded = args;
+  padded.desc = repacked_desc(args.desc, plan);
+  padded.a = static_cast<char*>(W.p) + plan.a_offset;
+  padded.b = static_cast<char*>(W.p) + plan.b_offset;
+  const double gemm = time_ms([&] { return plain->launch(padded).ok(); });
+  const double flop = 2.0 * n * n * n;
+  const double copy_bytes = 2.0 * (bytes + static_cast<double>(n) * plan.lda * 2);
+  std::printf("[bench] %s 4097^3 A=row B=col D=bf16:row  median %.3f ms  %.1f TFLOP/s (copies included)\n",
+              rep->name.data(), total, flop / (total * 1e-3) / 1e12);
+  std::printf("[bench]   copies alone %.3f ms (%.2f TB/s read+write); GEMM on the copies %.3f ms (%.1f TFLOP/s)\n",
+              copies, copy_bytes / (copies * 1e-3) / 1e12, gemm, flop / (gemm * 1e-3) / 1e12);
+}
+
+TEST(Sm90CliffsBench, Peel4097Cubed) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (!bench_enabled()) GTEST_SKIP() << "set TCGEMM_BENCH=1 to time 4097^3 bf16 through repack + peel";
+  const KernelEntry* k = find_kernel(kPeelBf16);
+  ASSERT_NE(k, nullptr);
+  const int64_t n = 4097;
+  const size_t bytes = static_cast<size_t>(n) * n * 2;
+  BenchSets sets(3, bytes, bytes, bytes);
+  GemmArgs args;
+  args.desc.m = args.desc.n = args.desc.k = n;
+  args.desc.d = {DType::bf16, Layout::row};
+  args.d = sets.d;
+  ASSERT_TRUE(k->supports(args.desc).ok()) << k->supports(args.desc).message();
+  const size_t ws = k->workspace_bytes(args.desc);
+  DeviceBuffer W(ws);
+  args.workspace = W.p;
+  args.workspace_bytes = ws;
+  int it = 0;
+  const double ms = time_ms([&] {
+    args.a = sets.a[it % 3];
+    args.b = sets.b[it % 3];
+    ++it;
+    return k->launch(args).ok();
+  });
+  ASSERT_GT(ms, 0);
+  std::printf("[bench] %s 4097^3 A=row B=col D=bf16:row  median %.3f ms  %.1f TFLOP/s (copies and strips included)\n",
+              k->name.data(), ms, 2.0 * n * n * n / (ms * 1e-3) / 1e12);
+}
+
+TEST(Sm90CliffsBench, SplitK256x256x65536) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (!bench_enabled()) GTEST_SKIP() << "set TCGEMM_BENCH=1 to time 256x256x65536 bf16 through split-K";
+  const KernelEntry* k = find_kernel(kSplitBf16);
+  ASSERT_NE(k, nullptr);
+  const int64_t m = 256, n = 256, kk = 65536;
+  BenchSets sets(3, static_cast<size_t>(m) * kk * 2, static_cast<size_t>(kk) * n * 2, static_cast<size_t>(m) * n * 2);
+  for (int forced : {0, 1, 16, 32}) {
+    const ForcedSplits f(forced);
+    GemmArgs args;
+    args.desc.m = m;
+    args.desc.n = n;
+    args.desc.k = kk;
+    args.desc.d = {DType::bf16, Layout::row};
+    args.d = sets.d;
+    ASSERT_TRUE(k->supports(args.desc).ok());
+    const size_t ws = k->workspace_bytes(args.desc);
+    DeviceBuffer W(ws);
+    args.workspace = W.p;
+    args.workspace_bytes = ws;
+    int it = 0;
+    const double ms = time_ms([&] {
+      args.a = sets.a[it % 3];
+      args.b = sets.b[it % 3];
+      ++it;
+      return k->launch(args).ok();
+    });
+    ASSERT_GT(ms, 0);
+    const double flop = 2.0 * m * n * kk;
+    std::printf("[bench] %s 256x256x65536 A=row B=col D=bf16:row splits %d%s  median %.1f us  %.1f TFLOP/s "
+                "(memory floor ~15.7 us)\n",
+                k->name.data(), choose_splits(args.desc, current_sm_count()), forced == 0 ? " (auto)" : "",
+                ms * 1e3, flop / (ms * 1e-3) / 1e12);
+  }
+}
+
+}  // namespace
+}  // namespace tcgemm
