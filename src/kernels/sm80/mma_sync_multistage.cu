@@ -139,7 +139,15 @@ __device__ __forceinline__ void load_slab(typename Cfg<T>::S* dst, const typenam
     }
     // With nothing to copy the source is never read, but it must still be a valid address.
     const auto* src = valid > 0 ? g + (KContig ? gmn * ld + gk : gk * ld + gmn) : g;
-    cp_async_16(dst + soff, src, valid * G::kElem);
+    if (valid == 0 || valid == G::kChunk) {
+      cp_async_16(dst + soff, src, valid * G::kElem);
+    } else {
+      // NOTES: a partial chunk at the operand's last row or column goes through plain loads.
+      // cp.async with src-size < 16 still addresses all 16 bytes (compute-sanitizer flagged it on
+      // the H200 when the operand ended inside the chunk), so it could read past the allocation.
+#pragma unroll
+      for (int e = 0; e < G::kChunk; ++e) dst[soff + e] = e < valid ? src[e] : typename Cfg<T>::S{};
+    }
   }
 }
 
