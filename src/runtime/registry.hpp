@@ -44,6 +44,10 @@ struct KernelEntry {
   std::size_t (*workspace_bytes)(const GemmDesc&) = nullptr;
   // Launches on args.stream; args are validated and supports() returned ok.
   Status (*launch)(const GemmArgs&) = nullptr;
+  // For `explain --measure`'s prediction of this path: how many K slices it will run (nullptr: 1)
+  // and how many bytes it copies before the GEMM (nullptr: none).
+  int (*split_k)(const GemmDesc&) = nullptr;
+  std::size_t (*copy_bytes)(const GemmDesc&) = nullptr;
   // The __global__ function, for cudaFuncGetAttributes (registers, smem) in `tcgemm kernels`.
   const void* (*function)() = nullptr;
   // Dynamic shared memory bytes per CTA the launch requests, for occupancy in `tcgemm kernels`;

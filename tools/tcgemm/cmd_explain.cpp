@@ -5,6 +5,7 @@
 #include "analysis_text.hpp"
 #include "commands.hpp"
 #include "device_select.hpp"
+#include "explain_measure.hpp"
 #include "problem_flags.hpp"
 #include "runtime/registry.hpp"
 #include "tcgemm/gemm.hpp"
@@ -19,6 +20,7 @@ struct ExplainFlags {
   int stages = 0, threads = 0, regs = 0;
   int64_t smem = 0;
   bool json = false;
+  bool measure = false;
 };
 
 Status parse_tile(const std::string& s, TileConfig& t) {
@@ -80,7 +82,9 @@ int run_explain(const ExplainFlags& f) {
     if (!dev->note.empty()) j["note"] = dev->note;
     j["kernels"] = verdicts;
     j["picked_kernel"] = picked_name;
+    const int rc = f.measure ? measure_paths(*r, true, j, std::cerr) : 0;
     std::cout << j.dump(2) << "\n";
+    return rc;
   } else {
     if (!dev->note.empty()) std::cout << "note: " << dev->note << "\n";
     std::cout << explain_text(*r);
@@ -89,6 +93,8 @@ int run_explain(const ExplainFlags& f) {
     for (const auto& v : verdicts)
       std::cout << "  " << (v["supported"].get<bool>() ? "ok      " : "refused ") << v["name"].get<std::string>()
                 << (v["supported"].get<bool>() ? "" : ": " + v["reason"].get<std::string>()) << "\n";
+    nlohmann::json unused;
+    if (f.measure) return measure_paths(*r, false, unused, std::cout);
   }
   return 0;
 }
@@ -112,6 +118,8 @@ Runner add_explain(CLI::App& app) {
   cmd->add_option("--regs", f->regs, "registers per thread");
   cmd->add_option("--smem", f->smem, "shared memory per CTA in bytes (default: from tile and stages)");
   cmd->add_flag("--json", f->json, "print JSON with fixed keys");
+  cmd->add_flag("--measure", f->measure, "run every path that takes the problem (and cuBLAS) on the GPU; "
+                                         "print predicted against measured");
   return [f] { return run_explain(*f); };
 }
 

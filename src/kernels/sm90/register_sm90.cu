@@ -37,6 +37,9 @@ KernelEntry ws_entry(std::string_view name) {
   return e;
 }
 
+// Bytes the copies move, read plus written (the workspace holds what is written).
+std::size_t repack_copy_bytes(const GemmDesc& g) { return 2 * plan_tma_repack(g).workspace_bytes; }
+
 // The repack composite: exactly the problems the plain kernel refuses for TMA's 16-byte rule. The
 // copies run inside launch(), so every timing of this entry includes them.
 template <DType In>
@@ -61,6 +64,7 @@ KernelEntry repack_entry(std::string_view name) {
   KernelEntry e = ws_entry<In>(name);
   e.supports = &repack_supports<In>;
   e.workspace_bytes = [](const GemmDesc& g) { return plan_tma_repack(g).workspace_bytes; };
+  e.copy_bytes = &repack_copy_bytes;
   e.launch = &repack_launch<In>;
   return e;
 }
@@ -98,6 +102,8 @@ KernelEntry repack_splitk_entry(std::string_view name) {
   KernelEntry e = ws_entry<In>(name);
   e.preference = 3;
   e.supports = &repack_splitk_supports<In>;
+  e.copy_bytes = &repack_copy_bytes;
+  e.split_k = [](const GemmDesc& g) { return choose_splits(repacked_desc(g, plan_tma_repack(g)), current_sm_count()); };
   e.workspace_bytes = &repack_splitk_workspace<In>;
   e.launch = &repack_splitk_launch<In>;
   return e;
@@ -114,6 +120,7 @@ KernelEntry splitk_entry(std::string_view name) {
     return Status::success();
   };
   e.workspace_bytes = [](const GemmDesc& g) { return sm90_wgmma_ws_splitk_workspace(g); };
+  e.split_k = [](const GemmDesc& g) { return choose_splits(g, current_sm_count()); };
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_splitk_launch(a, In); };
   return e;
 }
