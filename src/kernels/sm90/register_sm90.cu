@@ -7,7 +7,9 @@ namespace tcgemm {
 namespace {
 // kPersistent picks wgmma_tma_ws_persistent.cu (grid = SM count, CTAs loop over tiles) over
 // wgmma_tma_ws.cu (one CTA per tile); both have the same tile, constraints and epilogue.
-template <DType In, bool kPersistent>
+// kDirectStore: the `_ds` instances, which store full tiles of a row-major
+// 16-bit D (beta == 0) straight from registers; every other problem takes the staged epilogue.
+template <DType In, bool kPersistent, bool kDirectStore = false>
 KernelEntry ws_entry(std::string_view name) {
   const Sm90WsShape s = kPersistent ? sm90_wgmma_ws_persistent_shape() : sm90_wgmma_ws_shape();
   KernelEntry e;
@@ -22,12 +24,12 @@ KernelEntry ws_entry(std::string_view name) {
   e.threads = s.threads;
   if constexpr (kPersistent) {
     e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_persistent_supports(g, In); };
-    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_persistent_launch(a, In); };
-    e.function = [] { return sm90_wgmma_ws_persistent_function(In); };
+    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_persistent_launch(a, In, kDirectStore); };
+    e.function = [] { return sm90_wgmma_ws_persistent_function(In, kDirectStore); };
   } else {
     e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In); };
-    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In); };
-    e.function = [] { return sm90_wgmma_ws_function(In); };
+    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In, kDirectStore); };
+    e.function = [] { return sm90_wgmma_ws_function(In, kDirectStore); };
   }
   e.workspace_bytes = nullptr;
   return e;
@@ -39,6 +41,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(ws_entry<DType::f16, false>("sm90_wgmma_f16_128x256x64_s4_ws"));
   table.push_back(ws_entry<DType::bf16, true>("sm90_wgmma_bf16_128x256x64_s4_ws_persistent"));
   table.push_back(ws_entry<DType::f16, true>("sm90_wgmma_f16_128x256x64_s4_ws_persistent"));
+  table.push_back(ws_entry<DType::bf16, false, true>("sm90_wgmma_bf16_128x256x64_s4_ws_ds"));
+  table.push_back(ws_entry<DType::f16, false, true>("sm90_wgmma_f16_128x256x64_s4_ws_ds"));
+  table.push_back(ws_entry<DType::bf16, true, true>("sm90_wgmma_bf16_128x256x64_s4_ws_persistent_ds"));
+  table.push_back(ws_entry<DType::f16, true, true>("sm90_wgmma_f16_128x256x64_s4_ws_persistent_ds"));
 }
 
 }  // namespace tcgemm

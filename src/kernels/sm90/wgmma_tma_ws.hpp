@@ -11,8 +11,10 @@ struct Sm90WsShape {
 };
 
 Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input);
-Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input);
-const void* sm90_wgmma_ws_function(DType input);  // the TN instance, for attributes
+// allow_direct_store: full tiles of a row-major, 16-bit (input type) D with beta == 0 are stored
+// straight from registers (the `_ds` kernels); otherwise the smem-staged epilogue runs.
+Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store = false);
+const void* sm90_wgmma_ws_function(DType input, bool direct_store = false);  // the TN instance, for attributes
 Sm90WsShape sm90_wgmma_ws_shape();
 
 }  // namespace tcgemm
