@@ -35,7 +35,10 @@ constexpr const char* kF16Direct = "sm90_wgmma_f16_128x256x64_s4_ws_ds";
 constexpr const char* kBf16PersistentDirect = "sm90_wgmma_bf16_128x256x64_s4_ws_persistent_ds";
 constexpr const char* kF16PersistentDirect = "sm90_wgmma_f16_128x256x64_s4_ws_persistent_ds";
 
-enum Variant { kPlain = 0, kPersistent = 1, kDirect = 2, kPersistentDirect = 3 };
+constexpr const char* kBf16Cluster = "sm90_wgmma_bf16_128x256x64_s4_ws_ds_c2x1";
+constexpr const char* kF16Cluster = "sm90_wgmma_f16_128x256x64_s4_ws_ds_c2x1";
+
+enum Variant { kPlain = 0, kPersistent = 1, kDirect = 2, kPersistentDirect = 3, kCluster = 4 };
 
 __device__ uint32_t mix(uint64_t x) {
   x ^= x >> 33;
@@ -97,6 +100,7 @@ TEST_P(Sm90Wgmma, MatchesDeviceReference) {
   const KernelEntry* k = find_kernel(variant == kPersistent ? (bf ? kBf16Persistent : kF16Persistent)
                                      : variant == kDirect   ? (bf ? kBf16Direct : kF16Direct)
                                      : variant == kPersistentDirect ? (bf ? kBf16PersistentDirect : kF16PersistentDirect)
+                                     : variant == kCluster ? (bf ? kBf16Cluster : kF16Cluster)
                                                             : (bf ? kBf16Kernel : kF16Kernel));
   ASSERT_NE(k, nullptr);
 
@@ -115,7 +119,7 @@ TEST_P(Sm90Wgmma, MatchesDeviceReference) {
   g.c.ld = tight_ld(extent_c(g), g.c.layout) + 1;
   g.alpha = shape_index % 2 ? 1.0f : 0.75f;
   g.beta = shape_index % 3 == 2 ? 0.0f : -0.5f;
-  if ((variant == kDirect || variant == kPersistentDirect) && shape_index % 5 != 4) {
+  if ((variant == kDirect || variant == kPersistentDirect || variant == kCluster) && shape_index % 5 != 4) {
     // What the register-store epilogue takes (full tiles; partial ones fall back to staging):
     // row-major D of the input type, an even ld (tight or padded), beta == 0.
     g.d = {input, Layout::row, 0};
@@ -175,7 +179,8 @@ TEST_P(Sm90Wgmma, MatchesDeviceReference) {
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   const auto [variant, input, la, lb, si] = info.param;
   const Shape s = kShapes[si];
-  return std::string(variant == kPersistentDirect ? "persistent_" : "") + std::string(to_string(input)) + "_A" + (la == Layout::row ? "row" : "col") + "_B" +
+  return std::string(variant == kPersistentDirect ? "persistent_" : variant == kCluster ? "cluster_" : "") +
+         std::string(to_string(input)) + "_A" + (la == Layout::row ? "row" : "col") + "_B" +
          (lb == Layout::row ? "row" : "col") + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
          std::to_string(s.k);
 }
@@ -193,7 +198,7 @@ INSTANTIATE_TEST_SUITE_P(Persistent, Sm90Wgmma,
                                             ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
                          case_name);
 INSTANTIATE_TEST_SUITE_P(DirectStore, Sm90Wgmma,
-                         ::testing::Combine(::testing::Values(int{kDirect}, int{kPersistentDirect}), ::testing::Values(DType::bf16, DType::f16),
+                         ::testing::Combine(::testing::Values(int{kDirect}, int{kPersistentDirect}, int{kCluster}), ::testing::Values(DType::bf16, DType::f16),
                                             ::testing::Values(Layout::row, Layout::column),
                                             ::testing::Values(Layout::row, Layout::column),
                                             ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
@@ -202,7 +207,7 @@ INSTANTIATE_TEST_SUITE_P(DirectStore, Sm90Wgmma,
 // --- host-only checks (run without a GPU) --------------------------------------------------------
 TEST(Sm90WgmmaHost, Registered) {
   for (const char* name : {kBf16Kernel, kF16Kernel, kBf16Persistent, kF16Persistent, kBf16Direct, kF16Direct,
-                           kBf16PersistentDirect, kF16PersistentDirect}) {
+                           kBf16PersistentDirect, kF16PersistentDirect, kBf16Cluster, kF16Cluster}) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
     EXPECT_EQ(k->min_sm, 90);
@@ -271,7 +276,7 @@ TEST(Sm90WgmmaBench, Bf16_4096) {
   CUDA_OK(cudaEventCreate(&e0));
   CUDA_OK(cudaEventCreate(&e1));
 
-  for (const char* name : {kBf16Kernel, kBf16Persistent, kBf16Direct, kBf16PersistentDirect})
+  for (const char* name : {kBf16Kernel, kBf16Persistent, kBf16Direct, kBf16PersistentDirect, kBf16Cluster})
   for (auto [la, lb] : {std::pair{Layout::row, Layout::column}, std::pair{Layout::row, Layout::row},
                         std::pair{Layout::column, Layout::column}, std::pair{Layout::column, Layout::row}}) {
     const KernelEntry* k = find_kernel(name);
