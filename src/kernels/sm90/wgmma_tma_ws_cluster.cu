@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/common/cluster.cuh"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
@@ -132,42 +133,6 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
-// --- cluster helpers -------------------------------------------------------------------------
-__device__ __forceinline__ uint32_t cluster_ctarank() {
-  uint32_t r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-}
-
-// Every thread of both CTAs; orders barrier inits (and, at the end, all remote arrivals).
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
-}
-
-// The same shared-memory offset in CTA `rank` of this cluster, as a shared::cluster address.
-__device__ __forceinline__ uint32_t map_to_rank(uint32_t smem, uint32_t rank) {
-  uint32_t r;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(smem), "r"(rank));
-  return r;
-}
-
-// NOTES: default semantics (release at CTA scope), as CUTLASS's ClusterBarrier::arrive: what is
-// released is this warpgroup's wgmma reads of the stage, complete once wgmma.wait_group returned.
-// `.release.cluster` compiles to MEMBAR.ALL.GPU before every arrival, once per k-block per warp.
-__device__ __forceinline__ void mbarrier_arrive_cluster(uint32_t cluster_bar) {
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(cluster_bar) : "memory");
-}
-
-// TMA load written at the same offset `dst` into every CTA in `mask`, completing bytes on the
-// barrier at offset `bar` in each of them.
-__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap* map, uint32_t bar,
-                                                      int32_t c0, int32_t c1, uint16_t mask) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-      " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
-      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "h"(mask)
-      : "memory");
-}
 
 // --- the kernel ------------------------------------------------------------------------------
 // kAMnMajor: A is column-major (M contiguous); kBMnMajor: B is row-major (N contiguous).
@@ -206,8 +171,8 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     }
     dev::mbarrier_init_fence();
   }
-  cluster_sync();  // the peer's barriers are initialised before anything targets them
-  const uint32_t rank = cluster_ctarank();
+  dev::cluster_sync();  // the peer's barriers are initialised before anything targets them
+  const uint32_t rank = dev::cluster_ctarank();
   const uint32_t peer = rank ^ 1u;
 
   // Tile order: clusters (pairs of tile rows) in groups of kGroupM / 2 pair rows sweep all tile
@@ -263,14 +228,14 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         }
         if constexpr (!kBMnMajor) {
           if (rank == 0 || b_upper_half)  // box 64(K) x 128(N), rows [n0 + 128 r, +128)
-            tma_load_2d_multicast(b_stage(s) + rank * C::kBHalfBytes, &map_b, full(s), k0,
+            dev::tma_load_2d_multicast(b_stage(s) + rank * C::kBHalfBytes, &map_b, full(s), k0,
                                   n0 + static_cast<int32_t>(rank) * (C::kTileN / 2), kBothCtas);
         } else {
 #pragma unroll
           for (int i = 0; i < kBBlocks / 2; ++i) {  // box 64(N) x 64(K); blocks 2r and 2r + 1
             const int block = static_cast<int>(rank) * (kBBlocks / 2) + i;
             if (block < b_blocks)
-              tma_load_2d_multicast(b_stage(s) + block * C::kMnBlockBytes, &map_b, full(s),
+              dev::tma_load_2d_multicast(b_stage(s) + block * C::kMnBlockBytes, &map_b, full(s),
                                     n0 + block * static_cast<int32_t>(C::kMnBlock), k0, kBothCtas);
           }
         }
@@ -315,7 +280,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
       if (kt > 0 && lane == 0) {
         const uint32_t bar = empty((kt - 1) % C::kStages);
         dev::mbarrier_arrive(bar);
-        mbarrier_arrive_cluster(map_to_rank(bar, peer));
+        dev::mbarrier_arrive_cluster(dev::map_to_rank(bar, peer));
       }
     }
     dev::wgmma_wait_group<0>();
@@ -379,7 +344,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     }  // !stored
   }
   // The peer's consumers arrive on this CTA's empty barriers until their last k-block.
-  cluster_sync();
+  dev::cluster_sync();
 }
 
 // --- host side -------------------------------------------------------------------------------
