@@ -30,6 +30,15 @@ constexpr const char* kBf16Kernel = "sm90_wgmma_bf16_128x256x64_s4_ws";
 constexpr const char* kF16Kernel = "sm90_wgmma_f16_128x256x64_s4_ws";
 constexpr const char* kBf16Persistent = "sm90_wgmma_bf16_128x256x64_s4_ws_persistent";
 constexpr const char* kF16Persistent = "sm90_wgmma_f16_128x256x64_s4_ws_persistent";
+constexpr const char* kBf16Direct = "sm90_wgmma_bf16_128x256x64_s4_ws_ds";
+constexpr const char* kF16Direct = "sm90_wgmma_f16_128x256x64_s4_ws_ds";
+constexpr const char* kBf16PersistentDirect = "sm90_wgmma_bf16_128x256x64_s4_ws_persistent_ds";
+constexpr const char* kF16PersistentDirect = "sm90_wgmma_f16_128x256x64_s4_ws_persistent_ds";
+
+constexpr const char* kBf16Cluster = "sm90_wgmma_bf16_128x256x64_s4_ws_ds_c2x1";
+constexpr const char* kF16Cluster = "sm90_wgmma_f16_128x256x64_s4_ws_ds_c2x1";
+
+enum Variant { kPlain = 0, kPersistent = 1, kDirect = 2, kPersistentDirect = 3, kCluster = 4 };
 
 __device__ uint32_t mix(uint64_t x) {
   x ^= x >> 33;
@@ -78,17 +87,21 @@ const Shape kShapes[] = {{1, 1, 1},       {7, 7, 7},       {33, 33, 33},    {64,
                          {1000, 1000, 1000}, {4097, 256, 64}, {200, 300, 1000}, {2048, 2048, 2048},
                          {4224, 4224, 256}, {3000, 2000, 333}};
 
-// persistent kernel?, input dtype, A layout, B layout, shape index
-using Case = std::tuple<bool, DType, Layout, Layout, int>;
+// kernel variant, input dtype, A layout, B layout, shape index
+using Case = std::tuple<int, DType, Layout, Layout, int>;
 
 class Sm90Wgmma : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Sm90Wgmma, MatchesDeviceReference) {
   TCGEMM_REQUIRE_GPU(90);
-  const auto [persistent, input, la, lb, shape_index] = GetParam();
+  const auto [variant, input, la, lb, shape_index] = GetParam();
   const Shape sh = kShapes[shape_index];
-  const KernelEntry* k = find_kernel(persistent ? (input == DType::bf16 ? kBf16Persistent : kF16Persistent)
-                                                : (input == DType::bf16 ? kBf16Kernel : kF16Kernel));
+  const bool bf = input == DType::bf16;
+  const KernelEntry* k = find_kernel(variant == kPersistent ? (bf ? kBf16Persistent : kF16Persistent)
+                                     : variant == kDirect   ? (bf ? kBf16Direct : kF16Direct)
+                                     : variant == kPersistentDirect ? (bf ? kBf16PersistentDirect : kF16PersistentDirect)
+                                     : variant == kCluster ? (bf ? kBf16Cluster : kF16Cluster)
+                                                            : (bf ? kBf16Kernel : kF16Kernel));
   ASSERT_NE(k, nullptr);
 
   // Vary what the kernel writes across cases: D dtype and layout, C layout, alpha, beta, and ld's
@@ -106,6 +119,13 @@ TEST_P(Sm90Wgmma, MatchesDeviceReference) {
   g.c.ld = tight_ld(extent_c(g), g.c.layout) + 1;
   g.alpha = shape_index % 2 ? 1.0f : 0.75f;
   g.beta = shape_index % 3 == 2 ? 0.0f : -0.5f;
+  if ((variant == kDirect || variant == kPersistentDirect || variant == kCluster) && shape_index % 5 != 4) {
+    // What the register-store epilogue takes (full tiles; partial ones fall back to staging):
+    // row-major D of the input type, an even ld (tight or padded), beta == 0.
+    g.d = {input, Layout::row, 0};
+    g.d.ld = tight_ld(extent_c(g), Layout::row) + (shape_index % 2 ? 2 : 0);
+    g.beta = 0.0f;
+  }
   ASSERT_TRUE(validate(g).ok()) << validate(g).message();
   const Status sup = k->supports(g);
   ASSERT_TRUE(sup.ok()) << sup.message();
@@ -157,21 +177,28 @@ TEST_P(Sm90Wgmma, MatchesDeviceReference) {
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  const auto [persistent, input, la, lb, si] = info.param;
+  const auto [variant, input, la, lb, si] = info.param;
   const Shape s = kShapes[si];
-  return std::string(to_string(input)) + "_A" + (la == Layout::row ? "row" : "col") + "_B" +
+  return std::string(variant == kPersistentDirect ? "persistent_" : variant == kCluster ? "cluster_" : "") +
+         std::string(to_string(input)) + "_A" + (la == Layout::row ? "row" : "col") + "_B" +
          (lb == Layout::row ? "row" : "col") + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
          std::to_string(s.k);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllLayouts, Sm90Wgmma,
-                         ::testing::Combine(::testing::Values(false), ::testing::Values(DType::bf16, DType::f16),
+                         ::testing::Combine(::testing::Values(int{kPlain}), ::testing::Values(DType::bf16, DType::f16),
                                             ::testing::Values(Layout::row, Layout::column),
                                             ::testing::Values(Layout::row, Layout::column),
                                             ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
                          case_name);
 INSTANTIATE_TEST_SUITE_P(Persistent, Sm90Wgmma,
-                         ::testing::Combine(::testing::Values(true), ::testing::Values(DType::bf16, DType::f16),
+                         ::testing::Combine(::testing::Values(int{kPersistent}), ::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Values(Layout::row, Layout::column),
+                                            ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(DirectStore, Sm90Wgmma,
+                         ::testing::Combine(::testing::Values(int{kDirect}, int{kPersistentDirect}, int{kCluster}), ::testing::Values(DType::bf16, DType::f16),
                                             ::testing::Values(Layout::row, Layout::column),
                                             ::testing::Values(Layout::row, Layout::column),
                                             ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
@@ -179,7 +206,8 @@ INSTANTIATE_TEST_SUITE_P(Persistent, Sm90Wgmma,
 
 // --- host-only checks (run without a GPU) --------------------------------------------------------
 TEST(Sm90WgmmaHost, Registered) {
-  for (const char* name : {kBf16Kernel, kF16Kernel, kBf16Persistent, kF16Persistent}) {
+  for (const char* name : {kBf16Kernel, kF16Kernel, kBf16Persistent, kF16Persistent, kBf16Direct, kF16Direct,
+                           kBf16PersistentDirect, kF16PersistentDirect, kBf16Cluster, kF16Cluster}) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
     EXPECT_EQ(k->min_sm, 90);
@@ -248,7 +276,7 @@ TEST(Sm90WgmmaBench, Bf16_4096) {
   CUDA_OK(cudaEventCreate(&e0));
   CUDA_OK(cudaEventCreate(&e1));
 
-  for (const char* name : {kBf16Kernel, kBf16Persistent})
+  for (const char* name : {kBf16Kernel, kBf16Persistent, kBf16Direct, kBf16PersistentDirect, kBf16Cluster})
   for (auto [la, lb] : {std::pair{Layout::row, Layout::column}, std::pair{Layout::row, Layout::row},
                         std::pair{Layout::column, Layout::column}, std::pair{Layout::column, Layout::row}}) {
     const KernelEntry* k = find_kernel(name);

@@ -11,7 +11,9 @@ struct Sm90WsShape {
 };
 
 Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input);
-Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input);
+// allow_direct_store: full tiles of a row-major, 16-bit (input type) D with beta == 0 are stored
+// straight from registers (the `_ds` kernels); otherwise the smem-staged epilogue runs.
+Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store = false);
 // Split-K's first pass (split_k.cu runs it, then the reduce): gridDim.z = splits, split z multiplies
 // k-blocks [z*k_blocks_per_split, (z+1)*k_blocks_per_split) (the last one clipped to K) and stores
 // its raw f32 sum, no alpha/beta, to partials + z*M*N (in D's layout, tight ld: N for row-major
@@ -19,7 +21,7 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input);
 // k-blocks with none empty. args.d/args.c are not touched.
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
                                      float* partials);
-const void* sm90_wgmma_ws_function(DType input);  // the TN instance, for attributes
+const void* sm90_wgmma_ws_function(DType input, bool direct_store = false);  // the TN instance, for attributes
 Sm90WsShape sm90_wgmma_ws_shape();
 
 }  // namespace tcgemm

@@ -41,6 +41,7 @@
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
 #include "kernels/common/wgmma.cuh"
+#include "kernels/common/wgmma_store.cuh"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "kernels/sm90/wgmma_tma_ws_persistent.hpp"
 
@@ -159,7 +160,9 @@ __device__ __forceinline__ TileCoord tile_coord(int64_t tile, const Params& p) {
 
 // --- the kernel ------------------------------------------------------------------------------
 // kAMnMajor: A is column-major (M contiguous); kBMnMajor: B is row-major (N contiguous).
-template <WgmmaInput In, bool kAMnMajor, bool kBMnMajor>
+// kDirectStore: as in wgmma_tma_ws.cu, full tiles of a row-major 16-bit D (beta == 0, checked on
+// the host) are stored straight from registers; the producer is meanwhile filling the next tile.
+template <WgmmaInput In, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
 __global__ void __launch_bounds__(Config::kThreads, 1)
     wgmma_tma_ws_persistent_kernel(const __grid_constant__ CUtensorMap map_a,
                                    const __grid_constant__ CUtensorMap map_b, const Params p) {
@@ -298,6 +301,14 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
       // before the epilogue, so the producer refills it while the epilogue runs.
       if (k_tiles > 0 && lane == 0) dev::mbarrier_arrive(empty((it - 1) % C::kStages));
 
+      if constexpr (kDirectStore) {
+        if (m0 + C::kTileM <= p.m && n0 + C::kTileN <= p.n) {  // uniform across the CTA
+          dev::store_accumulators_row16<In>(acc, ep.d, ep.d_row_stride, static_cast<int64_t>(m0) + consumer * 64,
+                                            n0, ep.alpha);
+          continue;
+        }
+      }
+
       // --- epilogue: registers -> own shared chunk (f32) -> alpha*acc + beta*C -> global --------
       const int64_t row_base = static_cast<int64_t>(m0) + consumer * 64;
       const int rows = static_cast<int>(min(static_cast<int64_t>(64), p.m - row_base));
@@ -339,15 +350,21 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
 }
 
 // --- host side -------------------------------------------------------------------------------
-template <WgmmaInput In, bool kAMnMajor, bool kBMnMajor>
+template <WgmmaInput In, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
 const void* kernel_function() {
-  return reinterpret_cast<const void*>(&wgmma_tma_ws_persistent_kernel<In, kAMnMajor, kBMnMajor>);
+  return reinterpret_cast<const void*>(&wgmma_tma_ws_persistent_kernel<In, kAMnMajor, kBMnMajor, kDirectStore>);
+}
+
+template <WgmmaInput In, bool kDirectStore>
+const void* pick_function(bool a_mn_major, bool b_mn_major) {
+  if (a_mn_major)
+    return b_mn_major ? kernel_function<In, true, true, kDirectStore>() : kernel_function<In, true, false, kDirectStore>();
+  return b_mn_major ? kernel_function<In, false, true, kDirectStore>() : kernel_function<In, false, false, kDirectStore>();
 }
 
 template <WgmmaInput In>
-const void* pick_function(bool a_mn_major, bool b_mn_major) {
-  if (a_mn_major) return b_mn_major ? kernel_function<In, true, true>() : kernel_function<In, true, false>();
-  return b_mn_major ? kernel_function<In, false, true>() : kernel_function<In, false, false>();
+const void* pick_function(bool a_mn_major, bool b_mn_major, bool direct_store) {
+  return direct_store ? pick_function<In, true>(a_mn_major, b_mn_major) : pick_function<In, false>(a_mn_major, b_mn_major);
 }
 
 // SM count of the current device, read once per device (cudaDeviceGetAttribute is cheap, but the
@@ -376,7 +393,7 @@ Status sm90_wgmma_ws_persistent_supports(const GemmDesc& g, DType input) {
   return sm90_wgmma_ws_supports(g, input);
 }
 
-Status sm90_wgmma_ws_persistent_launch(const GemmArgs& args, DType input) {
+Status sm90_wgmma_ws_persistent_launch(const GemmArgs& args, DType input, bool allow_direct_store) {
   const GemmDesc& g = args.desc;
   const bool a_mn_major = g.a.layout == Layout::column;
   const bool b_mn_major = g.b.layout == Layout::row;
@@ -422,8 +439,10 @@ Status sm90_wgmma_ws_persistent_launch(const GemmArgs& args, DType input) {
   // One CTA per SM (the shared memory allows no second), never more CTAs than tiles.
   const unsigned grid = static_cast<unsigned>(std::min<int64_t>(tiles, sms.value()));
 
-  const void* fn = input == DType::bf16 ? pick_function<WgmmaInput::bf16>(a_mn_major, b_mn_major)
-                                        : pick_function<WgmmaInput::f16>(a_mn_major, b_mn_major);
+  const bool direct_store = allow_direct_store && g.d.layout == Layout::row && g.d.dtype == input &&
+                            g.beta == 0.0f && ldd % 2 == 0 && reinterpret_cast<uintptr_t>(args.d) % 4 == 0;
+  const void* fn = input == DType::bf16 ? pick_function<WgmmaInput::bf16>(a_mn_major, b_mn_major, direct_store)
+                                        : pick_function<WgmmaInput::f16>(a_mn_major, b_mn_major, direct_store);
   cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(Config::kSmemBytes));
   if (err != cudaSuccess)
@@ -438,9 +457,12 @@ Status sm90_wgmma_ws_persistent_launch(const GemmArgs& args, DType input) {
   return Status::success();
 }
 
-const void* sm90_wgmma_ws_persistent_function(DType input) {
-  return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, false, false>()
-                              : kernel_function<WgmmaInput::f16, false, false>();
+const void* sm90_wgmma_ws_persistent_function(DType input, bool direct_store) {
+  if (direct_store)
+    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, false, false, true>()
+                                : kernel_function<WgmmaInput::f16, false, false, true>();
+  return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, false, false, false>()
+                              : kernel_function<WgmmaInput::f16, false, false, false>();
 }
 
 Sm90WsShape sm90_wgmma_ws_persistent_shape() {

@@ -8,8 +8,8 @@
 namespace tcgemm {
 
 Status sm90_wgmma_ws_persistent_supports(const GemmDesc& g, DType input);
-Status sm90_wgmma_ws_persistent_launch(const GemmArgs& args, DType input);
-const void* sm90_wgmma_ws_persistent_function(DType input);  // the TN instance, for attributes
+Status sm90_wgmma_ws_persistent_launch(const GemmArgs& args, DType input, bool allow_direct_store = false);
+const void* sm90_wgmma_ws_persistent_function(DType input, bool direct_store = false);  // the TN instance, for attributes
 Sm90WsShape sm90_wgmma_ws_persistent_shape();
 
 }  // namespace tcgemm

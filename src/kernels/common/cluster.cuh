@@ -1,0 +1,49 @@
+// Thread-block clusters (sm_90): rank, cluster-wide barrier, addressing a peer CTA's shared
+// memory, arriving on a peer's mbarrier, and TMA loads multicast to several CTAs.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap (type only)
+
+#include <cstdint>
+
+namespace tcgemm::dev {
+
+__device__ __forceinline__ uint32_t cluster_ctarank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+
+// Every thread of every CTA in the cluster; non-.aligned, so divergent threads may call it.
+// Orders barrier inits before peers use them, and keeps a CTA alive while peers can still
+// arrive on its barriers.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+// The same shared-memory offset in CTA `rank` of this cluster, as a shared::cluster address.
+__device__ __forceinline__ uint32_t map_to_rank(uint32_t smem, uint32_t rank) {
+  uint32_t r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(smem), "r"(rank));
+  return r;
+}
+
+// NOTES: default semantics (release at CTA scope), as CUTLASS's ClusterBarrier::arrive: what is
+// released is this warpgroup's wgmma reads of a stage, complete once wgmma.wait_group returned.
+// `.release.cluster` compiles to MEMBAR.ALL.GPU before every arrival (seen in the SASS).
+__device__ __forceinline__ void mbarrier_arrive_cluster(uint32_t cluster_bar) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(cluster_bar) : "memory");
+}
+
+// TMA load written at the same offset `dst` into every CTA in `mask`, completing bytes on the
+// barrier at offset `bar` in each of them.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap* map, uint32_t bar,
+                                                      int32_t c0, int32_t c1, uint16_t mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "h"(mask)
+      : "memory");
+}
+
+}  // namespace tcgemm::dev

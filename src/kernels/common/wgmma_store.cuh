@@ -1,0 +1,45 @@
+// Stores a warpgroup's wgmma accumulators straight from registers into a row-major 16-bit D:
+// no shared memory, no barrier, so a warp-specialized kernel's epilogue is a few hundred
+// instructions instead of a staged, per-element loop.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/common/wgmma.cuh"
+
+namespace tcgemm::dev {
+
+// D[row0 + r][col0 + c] = alpha * acc for the 64 x N block of one m64nNk16 accumulator, D of the
+// wgmma input type. The caller guarantees the block lies inside D, ldd is even and D is 4-byte
+// aligned (every store is one aligned 16-bit pair).
+//
+// m64nNk16 f32 fragment: thread (warp w, lane l) of the warpgroup holds, for each 8-column block
+// j, rows 16w + l/4 (+8) and columns 8j + 2(l%4) (+1) as acc[4j + 2h + e]. A warp's store thus
+// covers 8 rows x 16 contiguous bytes: half-sector writes that L2 merges before DRAM.
+template <WgmmaInput In, int kAccumulators>
+__device__ __forceinline__ void store_accumulators_row16(const float (&acc)[kAccumulators], void* d, int64_t ldd,
+                                                         int64_t row0, int64_t col0, float alpha) {
+  using Elem = std::conditional_t<In == WgmmaInput::bf16, __nv_bfloat16, __half>;
+  using Pair = std::conditional_t<In == WgmmaInput::bf16, __nv_bfloat162, __half2>;
+  const int lane = threadIdx.x % 32;
+  const int warp_in_group = (threadIdx.x / 32) % 4;
+  const int64_t row = row0 + warp_in_group * 16 + lane / 4;
+  Pair* d0 = reinterpret_cast<Pair*>(static_cast<Elem*>(d) + row * ldd + col0 + 2 * (lane % 4));
+  Pair* d1 = d0 + 4 * ldd;  // 8 rows down, counted in pairs
+#pragma unroll
+  for (int j = 0; j < kAccumulators / 4; ++j) {
+    if constexpr (In == WgmmaInput::bf16) {
+      d0[4 * j] = __floats2bfloat162_rn(alpha * acc[4 * j], alpha * acc[4 * j + 1]);
+      d1[4 * j] = __floats2bfloat162_rn(alpha * acc[4 * j + 2], alpha * acc[4 * j + 3]);
+    } else {
+      d0[4 * j] = __floats2half2_rn(alpha * acc[4 * j], alpha * acc[4 * j + 1]);
+      d1[4 * j] = __floats2half2_rn(alpha * acc[4 * j + 2], alpha * acc[4 * j + 3]);
+    }
+  }
+}
+
+}  // namespace tcgemm::dev
