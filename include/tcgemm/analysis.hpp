@@ -79,8 +79,8 @@ struct AlignmentRecord {
   MmaFamily chosen = MmaFamily::simt; // what the problem gets
   bool tensor_core_eligible = false;
   std::string reason;                 // one sentence: which family and why
-  bool needs_repack = false;          // wgmma reachable only through tcgemm's aligned repack
-  double repack_us = 0;               // its predicted cost
+  bool needs_repack = false;          // wgmma only after tcgemm's copy into an aligned workspace
+  double repack_us = 0;               // that copy's predicted cost (in the plan's predicted time)
 };
 AlignmentRecord alignment_record(const GemmDesc& g, const DeviceProfile& d);
 const FamilyCheck& family_check(const AlignmentRecord& r, MmaFamily f);
@@ -95,7 +95,12 @@ struct Advice {
 // A plain, stated time model: wave-quantized padded FLOPs over the family's peak, against the
 // bytes over bandwidth limited by how many SMs issue loads; the larger binds.
 struct TimeModel {
-  double compute_us = 0, memory_us = 0, extra_us = 0, total_us = 0;
+  double compute_us = 0, memory_us = 0;
+  double epilogue_us = 0;  // epilogues a non-persistent grid exposes, one per wave
+  double combine_us = 0;   // split-K's reduction pass
+  double copy_us = 0;      // the repack copies, when the plan needs them
+  double extra_us = 0;     // epilogue + combine + copy
+  double total_us = 0;     // max(compute, memory) + extra
 };
 TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConfig& t,
                        int ctas_per_sm, double peak_tflops, int split_k = 1);

@@ -37,8 +37,8 @@ void advise_split_k(const ShapeReport& r, double peak, std::vector<Advice>& out)
   int best = 1;
   for (int s = 2; s <= 64; ++s) {
     if (ceil_div(g.k, s) < 2 * r.tile.tile_k) break;
-    const TimeModel t = predict_time(g, r.device, r.tile, r.waves.ctas_per_sm, peak, s);
-    if (t.total_us < best_us) { best_us = t.total_us; best = s; }
+    const double us = predict_time(g, r.device, r.tile, r.waves.ctas_per_sm, peak, s).total_us + r.predicted.copy_us;
+    if (us < best_us) { best_us = us; best = s; }
   }
   if (best > 1)
     add(out, r.predicted.total_us, best_us, "split-K x" + std::to_string(best),
@@ -61,7 +61,8 @@ void advise_stream_k(const ShapeReport& r, double peak, std::vector<Advice>& out
   // Every resident CTA may leave one partial tile for a neighbour to fix up (f32, out and in).
   const double fixup = static_cast<double>(r.waves.resident_ctas) * t.tile_m * t.tile_n * 8.0 /
                        (r.device.mem_bandwidth_gbs * 1e9) * 1e6;
-  const double us = std::max(compute, r.predicted.memory_us) + fixup + r.predicted.extra_us / std::max<int64_t>(r.waves.wave_count, 1);
+  const double us = std::max(compute, r.predicted.memory_us) + fixup + r.predicted.copy_us +
+                    r.predicted.epilogue_us / static_cast<double>(std::max<int64_t>(r.waves.wave_count, 1));
   add(out, r.predicted.total_us, us, "stream-K",
       "the last wave is " + fmt("%.0f%%", 100.0 * r.waves.wave_efficiency) +
           " efficient; an equal share of the " + std::to_string(iters) +
@@ -70,8 +71,8 @@ void advise_stream_k(const ShapeReport& r, double peak, std::vector<Advice>& out
 
 void advise_persistent(const ShapeReport& r, std::vector<Advice>& out) {
   if (r.waves.wave_count < 2) return;
-  const double per_wave = r.predicted.extra_us / static_cast<double>(r.waves.wave_count);
-  const double us = r.predicted.total_us - r.predicted.extra_us + per_wave;
+  const double per_wave = r.predicted.epilogue_us / static_cast<double>(r.waves.wave_count);
+  const double us = r.predicted.total_us - r.predicted.epilogue_us + per_wave;
   add(out, r.predicted.total_us, us, "persistent",
       std::to_string(r.waves.wave_count) + " waves each expose an epilogue (" +
           fmt("%.1f us", per_wave) + "); a persistent grid overlaps all but the last with the next tile's mainloop");
@@ -97,8 +98,8 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
     if (c.tile_m == r.tile.tile_m && c.tile_n == r.tile.tile_n && c.tile_k == r.tile.tile_k) continue;
     const int b = ctas_for(r.device, c, in);
     if (b < 1) continue;
-    const TimeModel t = predict_time(r.desc, r.device, c, b, peak);
-    if (t.total_us < best_us * 0.98) { best_us = t.total_us; best = &c; }
+    const double us = predict_time(r.desc, r.device, c, b, peak).total_us + r.predicted.copy_us;
+    if (us < best_us * 0.98) { best_us = us; best = &c; }
   }
   if (best)
     add(out, r.predicted.total_us, best_us,
@@ -119,10 +120,10 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
   t.tile_n = static_cast<int>(std::min<int64_t>(256, ceil_div(g.m, 8) * 8));  // wgmma N steps of 8
   t.regs_per_thread = 128;
   const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
-  double best = predict_time(s, r.device, t, b, peak).total_us;
+  double best = predict_time(s, r.device, t, b, peak).total_us + r.predicted.copy_us;
   int best_split = 1;
   for (int k = 2; k <= 16 && ceil_div(g.k, k) >= 2 * t.tile_k; ++k) {
-    const double us = predict_time(s, r.device, t, b, peak, k).total_us;
+    const double us = predict_time(s, r.device, t, b, peak, k).total_us + r.predicted.copy_us;
     if (us < best) { best = us; best_split = k; }
   }
   add(out, r.predicted.total_us, best,
@@ -139,14 +140,6 @@ std::vector<Advice> advise(const ShapeReport& r) {
   const double peak = family_peak_tflops(r.device, r.tile.family, r.desc.a.dtype);
   const GemmDesc& g = r.desc;
 
-  if (r.alignment.needs_repack) {
-    const TileConfig wg = default_tile_config(MmaFamily::wgmma, g.a.dtype);
-    const int b = std::max(1, ctas_for(r.device, wg, g.a.dtype));
-    const double us = r.alignment.repack_us +
-                      predict_time(g, r.device, wg, b, family_peak_tflops(r.device, MmaFamily::wgmma, g.a.dtype)).total_us;
-    add(out, r.predicted.total_us, us, "repack A/B to an aligned workspace, then wgmma",
-        family_check(r.alignment, MmaFamily::wgmma).reason + "; the copy costs " + fmt("%.1f us", r.alignment.repack_us));
-  }
   if (g.a.dtype == DType::f32 && r.device.peak.tf32 > 0) {
     GemmDesc t32 = g;
     t32.a.dtype = t32.b.dtype = DType::tf32;

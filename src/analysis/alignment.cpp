@@ -149,17 +149,20 @@ AlignmentRecord alignment_record(const GemmDesc& g, const DeviceProfile& d) {
     r.chosen = MmaFamily::wgmma;
     r.reason = "wgmma (HGMMA/QGMMA): sm_90, " + std::string(to_string(g.a.dtype)) +
                " inputs, A and B meet TMA's 16-byte base and stride rule";
+  } else if (wg.available && is_16bit(g.a.dtype)) {
+    // For 16-bit inputs the only wgmma rule they can break is TMA's 16-byte one, and tcgemm
+    // keeps the problem on wgmma by copying the offending operands into a padded, aligned
+    // workspace first (the `_repack` paths); the copy is part of the plan and of its time.
+    r.chosen = MmaFamily::wgmma;
+    r.needs_repack = true;
+    double bytes = 0;
+    if (!wg.a.ok) bytes += 2.0 * static_cast<double>(g.m * g.k) * static_cast<double>(dtype_bytes(g.a.dtype));
+    if (!wg.b.ok) bytes += 2.0 * static_cast<double>(g.k * g.n) * static_cast<double>(dtype_bytes(g.b.dtype));
+    r.repack_us = bytes / (d.mem_bandwidth_gbs * 1e9) * 1e6;
+    r.reason = "wgmma after repacking into an aligned workspace: " + wg.reason;
   } else if (ms.eligible) {
     r.chosen = MmaFamily::mma_sync;
     r.reason = "mma.sync (HMMA): " + (wg.available ? "wgmma refused: " + wg.reason : wg.reason);
-    // The wgmma kernels stay reachable by copying A/B into a padded, aligned workspace first.
-    if (wg.available && (!wg.a.ok || !wg.b.ok)) {
-      r.needs_repack = true;
-      double bytes = 0;
-      if (!wg.a.ok) bytes += 2.0 * static_cast<double>(g.m * g.k) * static_cast<double>(dtype_bytes(g.a.dtype));
-      if (!wg.b.ok) bytes += 2.0 * static_cast<double>(g.k * g.n) * static_cast<double>(dtype_bytes(g.b.dtype));
-      r.repack_us = bytes / (d.mem_bandwidth_gbs * 1e9) * 1e6;
-    }
   } else {
     r.chosen = MmaFamily::simt;
     r.reason = "SIMT (FFMA), no Tensor Cores: " + ms.reason;

@@ -42,6 +42,11 @@ Result<ShapeReport> explain(const GemmDesc& g, const DeviceProfile& d, const Til
   r.roofline = roofline(g, d, peak_tflops(d, g.a.dtype));
   r.waves = wave_model(g, d, t, r.occupancy.ctas_per_sm);
   r.predicted = predict_time(g, d, t, r.occupancy.ctas_per_sm, peak);
+  if (r.alignment.needs_repack && t.family == MmaFamily::wgmma) {
+    r.predicted.copy_us = r.alignment.repack_us;
+    r.predicted.extra_us += r.alignment.repack_us;
+    r.predicted.total_us += r.alignment.repack_us;
+  }
   r.advice = advise(r);
   return r;
 }

@@ -41,11 +41,12 @@ TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConf
   const double partials = split_k > 1 ? mn * 4.0 * split_k : 0.0;  // f32 partial tiles written
   tm.memory_us = (ab + (split_k > 1 ? partials : cd)) / (bw * bw_share) * 1e6;
   // The combine pass reads every partial and writes D, on the whole device.
-  if (split_k > 1) tm.extra_us = (partials + cd) / bw * 1e6 + 2.0;  // + one launch
+  if (split_k > 1) tm.combine_us = (partials + cd) / bw * 1e6 + 2.0;  // + one launch
   // A non-persistent grid exposes each wave's epilogue (the tile leaving at the SM's share of
   // bandwidth) once per wave.
   const double tile_out = static_cast<double>(t.tile_m) * t.tile_n * dtype_bytes(g.d.dtype) * ctas_per_sm;
-  tm.extra_us += static_cast<double>(waves) * tile_out / (bw / d.sm_count) * 1e6;
+  tm.epilogue_us = static_cast<double>(waves) * tile_out / (bw / d.sm_count) * 1e6;
+  tm.extra_us = tm.epilogue_us + tm.combine_us;
   tm.total_us = std::max(tm.compute_us, tm.memory_us) + tm.extra_us;
   return tm;
 }

@@ -79,10 +79,11 @@ TEST(Cli, ExplainJsonHasTheFixedKeys) {
     EXPECT_TRUE(j["alignment"][k].contains("ok"));
     EXPECT_TRUE(j["alignment"][k].contains("reason"));
   }
-  EXPECT_EQ(j["mma_family"], "mma.sync");
+  // A misses TMA's 16-byte rule; tcgemm keeps the problem on wgmma by repacking A and B.
+  EXPECT_EQ(j["mma_family"], "wgmma");
   EXPECT_EQ(j["tensor_core_eligible"], true);
-  // A misses the 16-byte copy rule, yet the problem keeps Tensor Cores: cp.async narrows.
   EXPECT_EQ(j["alignment"]["a"]["ok"], false);
+  EXPECT_NE(j["eligibility_reason"].get<std::string>().find("repacking"), std::string::npos);
   EXPECT_EQ(j["bound"], "compute");
   ASSERT_TRUE(j["advice"].is_array());
   ASSERT_FALSE(j["advice"].empty());
