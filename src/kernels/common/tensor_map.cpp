@@ -56,8 +56,11 @@ Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const v
   switch (dtype) {
     case DType::bf16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
     case DType::f16: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
+    // tf32 is f32 storage; the map copies the bits unchanged (FLOAT32, not TFLOAT32), so the
+    // kernel sees exactly what is in memory.
+    case DType::f32: case DType::tf32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
     default:
-      return Status::unsupported(std::string(operand) + ": TMA maps here cover bf16/f16 only (got " +
+      return Status::unsupported(std::string(operand) + ": TMA maps here cover bf16/f16/f32/tf32 only (got " +
                                  std::string(to_string(dtype)) + ")");
   }
   const uint64_t address = reinterpret_cast<uint64_t>(base);

@@ -1,4 +1,4 @@
-// Host-side TMA descriptors (CUtensorMap) for 2D 16-bit operands, built with the driver's
+// Host-side TMA descriptors (CUtensorMap) for 2D 16-bit and 32-bit (f32/tf32) operands, built with the driver's
 // cuTensorMapEncodeTiled reached through cudaGetDriverEntryPointByVersion, so nothing links libcuda.
 #pragma once
 

@@ -15,7 +15,7 @@ namespace {
 // 16-bit D (beta == 0) straight from registers; every other problem takes the staged epilogue.
 template <DType In, bool kPersistent = false, bool kDirectStore = false>
 KernelEntry ws_entry(std::string_view name) {
-  const Sm90WsShape s = kPersistent ? sm90_wgmma_ws_persistent_shape() : sm90_wgmma_ws_shape();
+  const Sm90WsShape s = kPersistent ? sm90_wgmma_ws_persistent_shape() : sm90_wgmma_ws_shape(In);
   KernelEntry e;
   e.name = name;
   e.min_sm = 90;
@@ -184,6 +184,9 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(ws_entry<DType::f16, true, true>("sm90_wgmma_f16_128x256x64_s4_ws_persistent_ds"));
   table.push_back(cluster_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_ds_c2x1"));
   table.push_back(cluster_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_ds_c2x1"));
+  // TF32 (f32 storage) on m64n256k8: K-major A and B only, BK = 32 (the same 128-byte rows); the
+  // plain kernel's preference, so gemm() takes it over sm80_mma_sync_tf32 where it applies.
+  table.push_back(ws_entry<DType::tf32>("sm90_wgmma_tf32_128x256x32_s4_ws"));
 }
 
 }  // namespace tcgemm

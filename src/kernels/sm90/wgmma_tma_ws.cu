@@ -26,23 +26,27 @@ namespace {
 using dev::WgmmaInput;
 
 // --- config ----------------------------------------------------------------------------------
+// Templated on the input only through the element size: BK is one 128-byte swizzle row (64
+// 16-bit or 32 tf32 elements) and the wgmma K is 32 bytes, so a stage holds the same bytes and
+// every descriptor offset is the same for bf16, f16 and tf32.
+template <WgmmaInput In>
 struct Config {
+  static constexpr int kElementBytes = dev::kWgmmaElementBytes<In>;
   static constexpr int kTileM = 128;
   static constexpr int kTileN = 256;
-  static constexpr int kTileK = 64;  // one 128-byte swizzle row of a 16-bit type
+  static constexpr int kTileK = 128 / kElementBytes;  // one 128-byte swizzle row
   static constexpr int kStages = 4;
   static constexpr int kConsumers = 2;            // warpgroups, 64 rows of the tile each
   static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
-  static constexpr int kElementBytes = 2;
-  static constexpr int kMmaK = 16;
+  static constexpr int kMmaK = dev::kWgmmaK<In>;
   static constexpr int kGroupM = 8;  // tile rows per raster group (L2 reuse of B)
 
   // 128B swizzle atoms: 8 rows x 128 bytes. A K-major operand has one 128-byte row per M/N index;
-  // an MN-major one is loaded as 64-element-wide column blocks of kTileK rows each.
+  // an MN-major one (16-bit inputs only) is loaded as 64-element-wide column blocks of kTileK rows.
   static constexpr uint32_t kSwizzleBytes = 128;
   static constexpr uint32_t kAtomBytes = 8 * kSwizzleBytes;                     // 1024
-  static constexpr uint32_t kMnBlock = kSwizzleBytes / kElementBytes;            // 64 elements
-  static constexpr uint32_t kMnBlockBytes = kTileK * kSwizzleBytes;              // 8192
+  static constexpr uint32_t kMnBlock = kSwizzleBytes / kElementBytes;            // 64 (16-bit)
+  static constexpr uint32_t kMnBlockBytes = kTileK * kSwizzleBytes;              // 8192 (16-bit)
   static constexpr uint32_t kABytes = kTileM * kTileK * kElementBytes;           // 16 KB
   static constexpr uint32_t kBBytes = kTileN * kTileK * kElementBytes;           // 32 KB
   static constexpr uint32_t kStageBytes = kABytes + kBBytes;                     // 48 KB
@@ -59,25 +63,30 @@ struct Config {
   // Epilogue staging: each consumer's 64 x kTileN f32 block, rows padded by 8 floats so the
   // fragment's 8 rows per store land in different banks.
   static constexpr int kEpiloguePitch = kTileN + 8;
+
+  static_assert(kTileK * kElementBytes == kSwizzleBytes,
+                "BK must fill exactly one 128-byte swizzle row");
+  static_assert(kTileM == 64 * kConsumers, "each consumer warpgroup owns 64 rows (m64)");
+  static_assert(kTileN % 64 == 0 && kTileN <= 256, "wgmma N and the TMA box are <= 256");
+  static_assert(kTileM % kMnBlock == 0 && kTileN % kMnBlock == 0,
+                "MN-major tiles are loaded in 64-element column blocks");
+  static_assert(kABytes % kAtomBytes == 0 && kBBytes % kAtomBytes == 0,
+                "every stage must start on a 1024-byte swizzle atom");
+  static_assert(kConsumers * 64 * kEpiloguePitch * 4 <= kStages * kStageBytes,
+                "the epilogue staging must fit in the pipeline buffers");
+  static_assert(kSmemBytes <= 227 * 1024, "over the 227 KB per-block shared-memory limit");
+  static_assert(kProducerRegisters % 8 == 0 && kConsumerRegisters % 8 == 0 &&
+                    kProducerRegisters >= 24 && kConsumerRegisters <= 256,
+                "setmaxnreg takes multiples of 8 in [24, 256]");
+  static_assert(128 * kProducerRegisters + 128 * kConsumers * kConsumerRegisters <=
+                    65536,
+                "register budget over the 64K-register file");
 };
 
-static_assert(Config::kTileK * Config::kElementBytes == Config::kSwizzleBytes,
-              "BK must fill exactly one 128-byte swizzle row");
-static_assert(Config::kTileM == 64 * Config::kConsumers, "each consumer warpgroup owns 64 rows (m64)");
-static_assert(Config::kTileN % 64 == 0 && Config::kTileN <= 256, "wgmma N and the TMA box are <= 256");
-static_assert(Config::kTileM % Config::kMnBlock == 0 && Config::kTileN % Config::kMnBlock == 0,
-              "MN-major tiles are loaded in 64-element column blocks");
-static_assert(Config::kABytes % Config::kAtomBytes == 0 && Config::kBBytes % Config::kAtomBytes == 0,
-              "every stage must start on a 1024-byte swizzle atom");
-static_assert(Config::kConsumers * 64 * Config::kEpiloguePitch * 4 <= Config::kStages * Config::kStageBytes,
-              "the epilogue staging must fit in the pipeline buffers");
-static_assert(Config::kSmemBytes <= 227 * 1024, "over the 227 KB per-block shared-memory limit");
-static_assert(Config::kProducerRegisters % 8 == 0 && Config::kConsumerRegisters % 8 == 0 &&
-                  Config::kProducerRegisters >= 24 && Config::kConsumerRegisters <= 256,
-              "setmaxnreg takes multiples of 8 in [24, 256]");
-static_assert(128 * Config::kProducerRegisters + 128 * Config::kConsumers * Config::kConsumerRegisters <=
-                  65536,
-              "register budget over the 64K-register file");
+// What every input shares (grid, block, shared memory): the host side reads it here.
+using Shared = Config<WgmmaInput::bf16>;
+static_assert(Config<WgmmaInput::tf32>::kSmemBytes == Shared::kSmemBytes &&
+              Config<WgmmaInput::tf32>::kStageBytes == Shared::kStageBytes, "tf32 stages hold the same bytes");
 
 // --- kernel parameters -----------------------------------------------------------------------
 struct Epilogue {
@@ -126,10 +135,10 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 // kDirectStore: the host has checked that D is row-major, of the input's 16-bit type, 4-byte
 // aligned with an even ldd, and that beta == 0; full tiles then store straight from registers.
 template <WgmmaInput In, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
-__global__ void __launch_bounds__(Config::kThreads, 1)
+__global__ void __launch_bounds__(Config<In>::kThreads, 1)
     wgmma_tma_ws_kernel(const __grid_constant__ CUtensorMap map_a,
                         const __grid_constant__ CUtensorMap map_b, const Params p) {
-  using C = Config;
+  using C = Config<In>;
   using Mma = dev::Wgmma<C::kTileN, In, kAMnMajor ? 1 : 0, kBMnMajor ? 1 : 0>;
 
   // Shared memory, carved in one place: [A stages][B stages][full barriers][empty barriers].
@@ -170,7 +179,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   const int64_t tile_n = in_group / group_rows;
   const int32_t m0 = static_cast<int32_t>(tile_m * C::kTileM);
   const int32_t n0 = static_cast<int32_t>(tile_n * C::kTileN);
-  // This split's whole 64-wide k-blocks. Only the last split reaches the K tail (zero-filled).
+  // This split's whole k-blocks (kTileK wide: 64 16-bit or 32 tf32 elements). Only the last split reaches the K tail (zero-filled).
   const int k_blocks = static_cast<int>((p.k + C::kTileK - 1) / C::kTileK);
   const int kt_first = static_cast<int>(blockIdx.z) * p.k_blocks_per_split;
   const int k_tiles = min(p.k_blocks_per_split, k_blocks - kt_first);
@@ -197,7 +206,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         dev::mbarrier_arrive_expect_tx(full(s), stage_bytes);
         const int32_t k0 = (kt_first + kt) * C::kTileK;
         if constexpr (!kAMnMajor) {
-          dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, m0);  // box 64(K) x 128(M)
+          dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, m0);  // box kTileK(K) x 128(M)
         } else {
 #pragma unroll
           for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
@@ -205,7 +214,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
               dev::tma_load_2d(a_stage(s) + i * C::kMnBlockBytes, &map_a, full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
         }
         if constexpr (!kBMnMajor) {
-          dev::tma_load_2d(b_stage(s), &map_b, full(s), k0, n0);  // box 64(K) x 256(N)
+          dev::tma_load_2d(b_stage(s), &map_b, full(s), k0, n0);  // box kTileK(K) x 256(N)
         } else {
 #pragma unroll
           for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
@@ -227,7 +236,8 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     constexpr uint32_t kAStepK = kAMnMajor ? C::kMmaK * C::kSwizzleBytes : C::kMmaK * C::kElementBytes;
     constexpr uint32_t kBStepK = kBMnMajor ? C::kMmaK * C::kSwizzleBytes : C::kMmaK * C::kElementBytes;
     const uint32_t a_offset = consumer * 64 * C::kSwizzleBytes;  // = consumer * kMnBlockBytes too
-    static_assert(64 * C::kSwizzleBytes == C::kMnBlockBytes, "both A layouts split at 8 KB");
+    static_assert(!kAMnMajor || 64 * C::kSwizzleBytes == C::kMnBlockBytes, "both A layouts split at 8 KB");
+    static_assert(In != WgmmaInput::tf32 || (!kAMnMajor && !kBMnMajor), "tf32 is K-major only");
 
     float acc[C::kAccumulators];
 #pragma unroll
@@ -320,9 +330,13 @@ const void* kernel_function() {
 
 template <WgmmaInput In, bool kDirectStore>
 const void* pick_function(bool a_mn_major, bool b_mn_major) {
-  if (a_mn_major)
-    return b_mn_major ? kernel_function<In, true, true, kDirectStore>() : kernel_function<In, true, false, kDirectStore>();
-  return b_mn_major ? kernel_function<In, false, true, kDirectStore>() : kernel_function<In, false, false, kDirectStore>();
+  if constexpr (In == WgmmaInput::tf32) {  // K-major only (supports() refuses the rest)
+    return a_mn_major || b_mn_major ? nullptr : kernel_function<In, false, false, false>();
+  } else {
+    if (a_mn_major)
+      return b_mn_major ? kernel_function<In, true, true, kDirectStore>() : kernel_function<In, true, false, kDirectStore>();
+    return b_mn_major ? kernel_function<In, false, true, kDirectStore>() : kernel_function<In, false, false, kDirectStore>();
+  }
 }
 
 template <WgmmaInput In>
@@ -331,6 +345,9 @@ const void* pick_function(bool a_mn_major, bool b_mn_major, bool direct_store) {
 }
 
 bool is_epilogue_dtype(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
+
+// BK in elements: one 128-byte swizzle row.
+int tile_k_of(DType input) { return input == DType::tf32 ? Config<WgmmaInput::tf32>::kTileK : Shared::kTileK; }
 
 // TMA coordinates are signed 32-bit; keep the last box start representable.
 inline constexpr int64_t kMaxTmaExtent = (int64_t{1} << 31) - 512;
@@ -343,13 +360,19 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input) {
     return Status::unsupported("A and B must both be " + std::string(want) + " (got " +
                                std::string(to_string(g.a.dtype)) + " and " + std::string(to_string(g.b.dtype)) + ")");
   if (g.accumulate != DType::f32) return Status::unsupported("wgmma accumulates in f32");
+  if (input == DType::tf32 && (g.a.layout != Layout::row || g.b.layout != Layout::column))
+    return Status::unsupported(
+        "tf32 wgmma needs K-major A and B (A row-major, B column-major); gemm() uses sm80_mma_sync_tf32 for "
+        "this layout");
   if (!is_epilogue_dtype(g.d.dtype))
     return Status::unsupported("D must be f32, f16 or bf16 (got " + std::string(to_string(g.d.dtype)) + ")");
   if (g.beta != 0.0f && !is_epilogue_dtype(g.c.dtype))
     return Status::unsupported("C must be f32, f16 or bf16 (got " + std::string(to_string(g.c.dtype)) + ")");
+  if (input != DType::bf16 && input != DType::f16 && input != DType::tf32)
+    return Status::unsupported("the sm90 wgmma kernel takes bf16, f16 or tf32 inputs");
   if (g.m > kMaxTmaExtent || g.n > kMaxTmaExtent || g.k > kMaxTmaExtent)
     return Status::unsupported("m, n and k must be below 2^31 - 512 (TMA's 32-bit box coordinates)");
-  const int64_t tiles = ((g.m + Config::kTileM - 1) / Config::kTileM) * ((g.n + Config::kTileN - 1) / Config::kTileN);
+  const int64_t tiles = ((g.m + Shared::kTileM - 1) / Shared::kTileM) * ((g.n + Shared::kTileN - 1) / Shared::kTileN);
   if (tiles > 0x7fffffff) return Status::unsupported("more than 2^31 - 1 output tiles for a 1D grid");
   if (Status s = check_tma_operand("A", g.a.dtype, g.a.pointer_alignment, effective_ld(g.a, extent_a(g))); !s.ok())
     return s;
@@ -374,7 +397,10 @@ Status launch_impl(const GemmArgs& args, DType input, int k_blocks_per_split, in
   const int64_t ldd = effective_ld(g.d, extent_c(g));
   if (args.a == nullptr || args.b == nullptr || args.d == nullptr || (g.beta != 0.0f && args.c == nullptr))
     return Status::invalid("A, B and D (and C when beta != 0) must be non-null");
-  const int64_t k_blocks = (g.k + Config::kTileK - 1) / Config::kTileK;
+  const int tile_k = tile_k_of(input);
+  const int64_t k_blocks = (g.k + tile_k - 1) / tile_k;
+  if (input == DType::tf32 && (a_mn_major || b_mn_major))
+    return Status::unsupported("tf32 wgmma needs K-major A and B (A row-major, B column-major)");
   if (splits < 1 || splits > 65535 || k_blocks_per_split < 1 ||
       static_cast<int64_t>(k_blocks_per_split) * (splits - 1) >= k_blocks ||
       static_cast<int64_t>(k_blocks_per_split) * splits < k_blocks || (splits > 1 && partials == nullptr))
@@ -382,23 +408,23 @@ Status launch_impl(const GemmArgs& args, DType input, int k_blocks_per_split, in
                                             std::to_string(k_blocks_per_split) + " k-blocks do not tile " +
                                             std::to_string(k_blocks) + " k-blocks");
 
-  // K-major operands load one 64(K) x rows box; MN-major ones 64-element column blocks.
-  const uint32_t kb = Config::kTileK, mnb = Config::kMnBlock;
+  // K-major operands load one kTileK(K) x rows box; MN-major ones (16-bit) 64-element column blocks.
+  const uint32_t kb = static_cast<uint32_t>(tile_k), mnb = Shared::kMnBlock;
   Result<TensorMap2d> map_a =
       a_mn_major ? make_tensor_map_2d("A", g.a.dtype, args.a, g.m, g.k, lda, mnb, kb)
-                 : make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, kb, Config::kTileM);
+                 : make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, kb, Shared::kTileM);
   if (!map_a.ok()) return map_a.status();
   Result<TensorMap2d> map_b =
       b_mn_major ? make_tensor_map_2d("B", g.b.dtype, args.b, g.n, g.k, ldb, mnb, kb)
-                 : make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, kb, Config::kTileN);
+                 : make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, kb, Shared::kTileN);
   if (!map_b.ok()) return map_b.status();
 
   Params p{};
   p.m = g.m;
   p.n = g.n;
   p.k = g.k;
-  p.tiles_m = (g.m + Config::kTileM - 1) / Config::kTileM;
-  p.tiles_n = (g.n + Config::kTileN - 1) / Config::kTileN;
+  p.tiles_m = (g.m + Shared::kTileM - 1) / Shared::kTileM;
+  p.tiles_n = (g.n + Shared::kTileN - 1) / Shared::kTileN;
   Epilogue& ep = p.epilogue;
   ep.d = args.d;
   ep.c = args.c;
@@ -424,21 +450,23 @@ Status launch_impl(const GemmArgs& args, DType input, int k_blocks_per_split, in
   }
 
   // The register-store epilogue writes 4-byte pairs of D's own 16-bit type along a row.
-  const bool direct_store = allow_direct_store && partials == nullptr && g.d.layout == Layout::row && g.d.dtype == input &&
+  const bool direct_store = allow_direct_store && input != DType::tf32 && partials == nullptr && g.d.layout == Layout::row && g.d.dtype == input &&
                             g.beta == 0.0f && ldd % 2 == 0 && reinterpret_cast<uintptr_t>(args.d) % 4 == 0;
-  const void* fn = input == DType::bf16 ? pick_function<WgmmaInput::bf16>(a_mn_major, b_mn_major, direct_store)
-                                        : pick_function<WgmmaInput::f16>(a_mn_major, b_mn_major, direct_store);
+  const void* fn = input == DType::tf32   ? pick_function<WgmmaInput::tf32, false>(a_mn_major, b_mn_major)
+                  : input == DType::bf16 ? pick_function<WgmmaInput::bf16>(a_mn_major, b_mn_major, direct_store)
+                                         : pick_function<WgmmaInput::f16>(a_mn_major, b_mn_major, direct_store);
+  if (fn == nullptr) return Status(StatusCode::internal, "sm90 wgmma: no kernel instance for this input and layout");
   cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(Config::kSmemBytes));
+                                         static_cast<int>(Shared::kSmemBytes));
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(max dynamic smem ") +
-                                              std::to_string(Config::kSmemBytes) + "): " + cudaGetErrorString(err));
+                                              std::to_string(Shared::kSmemBytes) + "): " + cudaGetErrorString(err));
   const CUtensorMap* ma = &map_a.value().map;
   const CUtensorMap* mb = &map_b.value().map;
   void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), &p};
   err = cudaLaunchKernel(fn, dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits)),
-                         dim3(Config::kThreads),
-                         kernel_args, Config::kSmemBytes, args.stream);
+                         dim3(Shared::kThreads),
+                         kernel_args, Shared::kSmemBytes, args.stream);
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("sm90 wgmma launch failed: ") + cudaGetErrorString(err));
   return Status::success();
@@ -447,17 +475,20 @@ Status launch_impl(const GemmArgs& args, DType input, int k_blocks_per_split, in
 }  // namespace
 
 Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store) {
-  const int64_t k_blocks = (args.desc.k + Config::kTileK - 1) / Config::kTileK;
+  const int64_t k_blocks = (args.desc.k + tile_k_of(input) - 1) / tile_k_of(input);
   return launch_impl(args, input, static_cast<int>(k_blocks), 1, nullptr, allow_direct_store);
 }
 
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
                                      float* partials) {
   if (partials == nullptr) return Status::invalid("split-K needs a workspace for its partial sums");
+  // split_k.cu counts k-blocks with sm90_wgmma_ws_shape()'s 16-bit tile_k; no tf32 split-K yet.
+  if (input == DType::tf32) return Status::unsupported("split-K on the sm90 wgmma kernel takes bf16 or f16");
   return launch_impl(args, input, k_blocks_per_split, splits, partials, false);
 }
 
 const void* sm90_wgmma_ws_function(DType input, bool direct_store) {
+  if (input == DType::tf32) return kernel_function<WgmmaInput::tf32, false, false, false>();
   if (direct_store)
     return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, false, false, true>()
                                 : kernel_function<WgmmaInput::f16, false, false, true>();
@@ -465,9 +496,9 @@ const void* sm90_wgmma_ws_function(DType input, bool direct_store) {
                               : kernel_function<WgmmaInput::f16, false, false, false>();
 }
 
-Sm90WsShape sm90_wgmma_ws_shape() {
-  return {Config::kTileM, Config::kTileN, Config::kTileK, Config::kStages, Config::kThreads,
-          static_cast<int>(Config::kSmemBytes)};
+Sm90WsShape sm90_wgmma_ws_shape(DType input) {
+  return {Shared::kTileM, Shared::kTileN, tile_k_of(input), Shared::kStages, Shared::kThreads,
+          static_cast<int>(Shared::kSmemBytes)};
 }
 
 }  // namespace tcgemm

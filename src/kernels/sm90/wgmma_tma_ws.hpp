@@ -1,5 +1,6 @@
 // Host entry points of the warp-specialized TMA + wgmma kernel (wgmma_tma_ws.cu), for the
-// registry. Input is bf16 or f16; every other choice (layouts, tails, epilogue) is run time.
+// registry. Input is bf16 or f16 (any A/B layout) or tf32 (f32 storage; A row-major and B
+// column-major only); every other choice (layouts, tails, epilogue) is run time.
 #pragma once
 
 #include "runtime/registry.hpp"
@@ -22,6 +23,8 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
                                      float* partials);
 const void* sm90_wgmma_ws_function(DType input, bool direct_store = false);  // the TN instance, for attributes
-Sm90WsShape sm90_wgmma_ws_shape();
+// (tf32 has no direct-store instance: its D is f32; direct_store is ignored for it).
+// tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way).
+Sm90WsShape sm90_wgmma_ws_shape(DType input = DType::bf16);
 
 }  // namespace tcgemm
