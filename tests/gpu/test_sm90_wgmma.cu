@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gpu/gpu_test_util.hpp"
+#include "gpu/sm90_test_util.cuh"
 #include "kernels/common/element.cuh"
 #include "runtime/device_reference.hpp"
 #include "runtime/registry.hpp"
@@ -45,47 +46,7 @@ constexpr const char* kTf32MmaSync = "sm80_mma_sync_tf32_128x128x16_s4";
 
 enum Variant { kPlain = 0, kPersistent = 1, kDirect = 2, kPersistentDirect = 3, kCluster = 4 };
 
-__device__ uint32_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return static_cast<uint32_t>(x);
-}
-
-// Uniform in [-1, 1], never exactly zero everywhere; a fresh seed per call.
-__global__ void fill_uniform(void* p, int64_t count, DType t, uint64_t seed) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count; i += int64_t{gridDim.x} * blockDim.x) {
-    const float u = (mix(seed * 0x9e3779b97f4a7c15ULL + i) >> 8) * (1.0f / 16777216.0f);
-    dev::store_from_float(p, i, t, 2.0f * u - 1.0f);
-  }
-}
-
-struct DeviceBuffer {
-  void* p = nullptr;
-  explicit DeviceBuffer(size_t bytes) { (void)cudaMalloc(&p, std::max<size_t>(bytes, 16)); }
-  ~DeviceBuffer() { if (p) (void)cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
 int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
-
-size_t stored_elements(StoredExtent e, Layout l, int64_t ld) {
-  return static_cast<size_t>(l == Layout::row ? e.rows : e.cols) * static_cast<size_t>(ld);
-}
-
-uint64_t next_seed() {
-  static uint64_t s = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  return ++s;
-}
-
-void fill(void* p, size_t count, DType t) {
-  fill_uniform<<<256, 256>>>(p, static_cast<int64_t>(count), t, next_seed());
-}
-
-struct Shape { int64_t m, n, k; };
 
 const Shape kShapes[] = {{1, 1, 1},       {7, 7, 7},       {33, 33, 33},    {64, 64, 64},
                          {127, 127, 127}, {128, 128, 128}, {129, 129, 129}, {256, 256, 256},
