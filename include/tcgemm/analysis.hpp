@@ -100,7 +100,7 @@ struct TimeModel {
   double combine_us = 0;   // split-K's reduction pass
   double copy_us = 0;      // the repack copies, when the plan needs them
   double extra_us = 0;     // epilogue + combine + copy
-  double total_us = 0;     // max(compute, memory) + extra
+  double total_us = 0;     // max(compute, memory) + 0.15 * min(compute, memory) + extra
 };
 TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConfig& t,
                        int ctas_per_sm, double peak_tflops, int split_k = 1);

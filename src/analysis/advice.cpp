@@ -83,10 +83,12 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   std::vector<TileConfig> candidates;
   const TileConfig base = default_tile_config(r.tile.family, in);
   if (r.tile.family == MmaFamily::wgmma) {
+    // The tiles the library has compiled (kernels/sm90/wgmma_tma_ws.cu: 128 x N, stages filling
+    // shared memory, one CTA per SM): advising a tile nobody can run helps no one.
     const int tk = base.tile_k;
-    candidates = {{MmaFamily::wgmma, 128, 256, tk, 4, 384, 168, 0}, {MmaFamily::wgmma, 256, 128, tk, 4, 384, 168, 0},
-                  {MmaFamily::wgmma, 128, 128, tk, 6, 384, 128, 0}, {MmaFamily::wgmma, 64, 256, tk, 6, 256, 168, 0},
-                  {MmaFamily::wgmma, 128, 64, tk, 8, 256, 96, 0},   {MmaFamily::wgmma, 64, 128, tk, 8, 256, 96, 0}};
+    candidates = {{MmaFamily::wgmma, 128, 256, tk, 4, 384, 168, 0},
+                  {MmaFamily::wgmma, 128, 128, tk, 7, 384, 168, 0},
+                  {MmaFamily::wgmma, 128, 64, tk, 9, 384, 168, 0}};
   } else {
     candidates = {base, {base.family, 128, 64, base.tile_k, base.stages, 128, base.regs_per_thread, 0},
                   {base.family, 64, 128, base.tile_k, base.stages, 128, base.regs_per_thread, 0},
@@ -110,27 +112,28 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
             fmt(", eta_pad %.2f", padding_efficiency(r.desc.m, r.desc.n, r.desc.k, best->tile_m, best->tile_n, best->tile_k)));
 }
 
+// Swap A/B onto the narrow tiles kernels/sm90/swap_ab.cu runs: 128 rows of N by the smallest of
+// 16/32/64/128 columns that holds M, stages filling shared memory, K split when that is faster.
 void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
-  if (r.tile.family != MmaFamily::wgmma || g.m >= 64 || g.n <= g.m) return;
+  if (r.tile.family != MmaFamily::wgmma || g.m > 128 || g.n <= g.m || g.a.layout != Layout::row) return;
   GemmDesc s = g;
   std::swap(s.m, s.n);
-  TileConfig t = r.tile;
-  t.tile_m = 128;
-  t.tile_n = static_cast<int>(std::min<int64_t>(256, ceil_div(g.m, 8) * 8));  // wgmma N steps of 8
-  t.regs_per_thread = 128;
+  const int narrow = g.m <= 16 ? 16 : g.m <= 32 ? 32 : g.m <= 64 ? 64 : 128;
+  const int stages = narrow == 16 ? 12 : narrow == 32 ? 11 : narrow == 64 ? 9 : 7;
+  const TileConfig t{MmaFamily::wgmma, 128, narrow, r.tile.tile_k, stages, 384, 168, 0};
   const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
   double best = predict_time(s, r.device, t, b, peak).total_us + r.predicted.copy_us;
   int best_split = 1;
-  for (int k = 2; k <= 16 && ceil_div(g.k, k) >= 2 * t.tile_k; ++k) {
+  for (int k = 2; k <= 64 && ceil_div(g.k, k) >= 4 * t.tile_k; ++k) {
     const double us = predict_time(s, r.device, t, b, peak, k).total_us + r.predicted.copy_us;
-    if (us < best) { best = us; best_split = k; }
+    if (us < best * 0.98) { best = us; best_split = k; }
   }
   add(out, r.predicted.total_us, best,
       "swap A/B" + (best_split > 1 ? " + split-K x" + std::to_string(best_split) : std::string()),
-      "M=" + std::to_string(g.m) + " wastes " + fmt("%.0f%%", 100.0 * (1.0 - static_cast<double>(g.m) / r.tile.tile_m)) +
-          " of wgmma's 64-row side; computing D^T = B^T A^T puts N on it and M on an N=" +
-          std::to_string(t.tile_n) + " tile");
+      "M=" + std::to_string(g.m) + " fills " + fmt("%.0f%%", 100.0 * static_cast<double>(g.m) / r.tile.tile_m) +
+          " of a " + std::to_string(r.tile.tile_m) + "-row tile; computing D^T = B^T A^T puts N on wgmma's 64-row side and M on an N=" +
+          std::to_string(narrow) + " tile (128x" + std::to_string(narrow) + ", " + std::to_string(stages) + " stages)");
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "kernels/common/repack.hpp"
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
+#include "kernels/sm90/swap_ab.hpp"
 #include "reference/reference_gemm.hpp"
 #include "runtime/device_reference.hpp"
 #include "runtime/registry.hpp"
@@ -586,6 +587,191 @@ TEST(Sm90CliffsHost, SplitChooser) {
     EXPECT_EQ(choose_splits(g, 132), 6);
   }
   EXPECT_EQ(forced_split_k(), 0);
+}
+
+// --- swap A/B (small M) ----------------------------------------------------------------------
+const Shape kSwapShapes[] = {{1, 1, 1},      {7, 33, 7},       {16, 1000, 1001}, {17, 129, 4097}, {33, 4097, 64},
+                             {64, 256, 8192}, {65, 300, 33},   {100, 2000, 3000}, {128, 1024, 1024}};
+const int kSwapSplitCounts[] = {0, 1, 3, 64};
+
+// The swap entry that takes this M (exactly one does).
+const KernelEntry* swap_entry_for(const GemmDesc& g) {
+  const KernelEntry* found = nullptr;
+  for (const KernelEntry& k : kernel_registry())
+    if (k.input == g.a.dtype && std::string_view(k.name).ends_with("_swapab") && k.supports(g).ok()) {
+      EXPECT_EQ(found, nullptr) << "two swap entries take M = " << g.m;
+      found = &k;
+    }
+  return found;
+}
+
+using SwapCase = std::tuple<DType, int, int>;  // input, shape index, split-count index
+class Sm90SwapAB : public ::testing::TestWithParam<SwapCase> {};
+
+TEST_P(Sm90SwapAB, MatchesDeviceReferenceAndIsDeterministic) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [input, si, ci] = GetParam();
+  const Shape sh = kSwapShapes[si];
+  const ForcedSplits forced(kSwapSplitCounts[ci]);
+  const int variant = si + ci;
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  g.a = {input, Layout::row, 0};
+  g.b = {input, variant % 2 ? Layout::row : Layout::column, 0};
+  g.a.ld = (tight_ld(extent_a(g), g.a.layout) + 7) / 8 * 8;
+  g.b.ld = (tight_ld(extent_b(g), g.b.layout) + 7) / 8 * 8 + (variant % 3 == 0 ? 8 : 0);
+  g.d = {kOutTypes[variant % 3], variant % 4 == 1 ? Layout::column : Layout::row, 0};
+  g.d.ld = tight_ld(extent_c(g), g.d.layout) + (variant % 2 ? 3 : 0);
+  g.c = {kOutTypes[(variant + 1) % 3], variant % 4 < 2 ? Layout::row : Layout::column, 0};
+  g.alpha = variant % 2 ? 1.0f : -0.75f;
+  g.beta = variant % 3 == 2 ? 0.0f : 0.5f;
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  const KernelEntry* k = swap_entry_for(g);
+  ASSERT_NE(k, nullptr) << "no swap entry for M = " << g.m;
+  const SwapAbPlan plan = plan_swap_ab(g, current_sm_count());
+  EXPECT_EQ(k->workspace_bytes(g), plan.workspace_bytes);
+  SCOPED_TRACE(std::string(k->name) + ", splits " + std::to_string(plan.splits));
+  run_and_check(*k, g, 0, /*twice=*/true);
+}
+
+std::string swap_name(const ::testing::TestParamInfo<SwapCase>& info) {
+  const auto [input, si, ci] = info.param;
+  return std::string(to_string(input)) + "_" + shape_name(kSwapShapes[si]) + "_splits" +
+         (kSwapSplitCounts[ci] == 0 ? std::string("auto") : std::to_string(kSwapSplitCounts[ci]));
+}
+
+INSTANTIATE_TEST_SUITE_P(Forced, Sm90SwapAB,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Range(0, static_cast<int>(std::size(kSwapShapes))),
+                                            ::testing::Range(0, static_cast<int>(std::size(kSwapSplitCounts)))),
+                         swap_name);
+
+// Small, for compute-sanitizer (TCGEMM_TEST_SMALL=1 runs *Small*).
+TEST(Sm90SwapABSmall, NarrowTilesWithAndWithoutSplits) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (const Shape sh : {Shape{5, 200, 300}, Shape{40, 130, 129}, Shape{120, 64, 200}})
+    for (int splits : {1, 3}) {
+      const ForcedSplits forced(splits);
+      GemmDesc g;
+      g.m = sh.m;
+      g.n = sh.n;
+      g.k = sh.k;
+      g.a = {DType::bf16, Layout::row, (sh.k + 7) / 8 * 8};
+      g.b = {DType::bf16, Layout::column, (sh.k + 7) / 8 * 8};
+      g.c = g.d = {DType::f32, Layout::row, 0};
+      g.beta = 0.25f;
+      const KernelEntry* k = swap_entry_for(g);
+      ASSERT_NE(k, nullptr);
+      SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + " splits " + std::to_string(splits));
+      run_and_check(*k, g, 0, false);
+    }
+}
+
+TEST(Sm90SwapABHost, SwappedDescAndPlan) {
+  set_forced_split_k(0);
+  GemmDesc g;
+  g.m = 16;
+  g.n = 8192;
+  g.k = 8192;
+  g.a = {DType::bf16, Layout::row, 8200};
+  g.b = {DType::bf16, Layout::column, 0};
+  g.d = {DType::bf16, Layout::row, 0};
+  const GemmDesc s = swapped_desc(g);
+  EXPECT_EQ(s.m, 8192);
+  EXPECT_EQ(s.n, 16);
+  EXPECT_EQ(s.a.layout, Layout::row);     // B^T of a column-major B: K contiguous, row-major
+  EXPECT_EQ(s.a.ld, 8192);
+  EXPECT_EQ(s.b.layout, Layout::column);  // A^T of a row-major A
+  EXPECT_EQ(s.b.ld, 8200);
+  EXPECT_EQ(s.d.layout, Layout::column);
+  EXPECT_EQ(s.d.ld, 8192);
+  EXPECT_TRUE(validate(s).ok()) << validate(s).message();
+  // 64 tiles of 128 rows of N: two splits fill 128 of 132 SMs in one wave.
+  SwapAbPlan p = plan_swap_ab(g, 132);
+  EXPECT_EQ(p.variant, sm90_wgmma_ws_narrow_variant(16));
+  EXPECT_EQ(p.splits, 2);
+  EXPECT_EQ(p.workspace_bytes, 2u * 16 * 8192 * 4);
+  g.m = 64;
+  g.n = 28672;  // 224 tiles: 1.7 waves unsplit
+  p = plan_swap_ab(g, 132);
+  EXPECT_EQ(p.variant, sm90_wgmma_ws_narrow_variant(64));
+  EXPECT_GE(p.splits, 1);
+  EXPECT_LE(p.splits, 32);
+  EXPECT_EQ(swap_ab_tile_n(1), 16);
+  EXPECT_EQ(swap_ab_tile_n(17), 32);
+  EXPECT_EQ(swap_ab_tile_n(65), 128);
+  {
+    const ForcedSplits forced(5);
+    EXPECT_EQ(plan_swap_ab(g, 132).splits, 5);
+  }
+}
+
+TEST(Sm90SwapABHost, RefusesWhatItCannotRun) {
+  GemmDesc g;
+  g.m = 129;
+  g.n = 1024;
+  g.k = 1024;
+  EXPECT_EQ(sm90_swap_ab_supports(g, DType::bf16, 128).code(), StatusCode::unsupported);
+  g.m = 16;
+  EXPECT_TRUE(sm90_swap_ab_supports(g, DType::bf16, 16).ok()) << sm90_swap_ab_supports(g, DType::bf16, 16).message();
+  EXPECT_EQ(sm90_swap_ab_supports(g, DType::bf16, 32).code(), StatusCode::unsupported);
+  g.a.layout = Layout::column;
+  const Status s = sm90_swap_ab_supports(g, DType::bf16, 16);
+  EXPECT_EQ(s.code(), StatusCode::unsupported);
+  EXPECT_NE(s.message().find("row-major"), std::string::npos) << s.message();
+}
+
+// --- the tile family / sweep instances (128x256 s3, 128x128 s4/s7, 128x64 s4/s9) ---------------
+const char* const kFamily[] = {"sm90_wgmma_bf16_128x256x64_s3_ws", "sm90_wgmma_bf16_128x128x64_s4_ws",
+                               "sm90_wgmma_bf16_128x128x64_s7_ws", "sm90_wgmma_f16_128x128x64_s7_ws",
+                               "sm90_wgmma_bf16_128x64x64_s4_ws",  "sm90_wgmma_bf16_128x64x64_s9_ws"};
+const Shape kFamilyShapes[] = {{1, 1, 1}, {129, 257, 1000}, {256, 384, 4096}, {1000, 999, 77}, {4097, 33, 130}};
+
+using FamilyCase = std::tuple<int, int>;  // kernel index, shape index
+class Sm90TileFamily : public ::testing::TestWithParam<FamilyCase> {};
+
+TEST_P(Sm90TileFamily, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [ki, si] = GetParam();
+  const KernelEntry* k = find_kernel(kFamily[ki]);
+  ASSERT_NE(k, nullptr) << kFamily[ki];
+  const Shape sh = kFamilyShapes[si];
+  const int variant = ki + si;
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  g.a = {k->input, Layout::row, (sh.k + 7) / 8 * 8};
+  g.b = {k->input, Layout::column, (sh.k + 7) / 8 * 8};
+  g.d = {kOutTypes[variant % 3], variant % 2 ? Layout::column : Layout::row, 0};
+  g.c = {kOutTypes[(variant + 1) % 3], Layout::row, 0};
+  g.alpha = 1.5f;
+  g.beta = variant % 2 ? 0.0f : -1.0f;
+  ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+  run_and_check(*k, g, 0, false);
+}
+
+std::string family_name(const ::testing::TestParamInfo<FamilyCase>& info) {
+  return std::string(kFamily[std::get<0>(info.param)]) + "_" + shape_name(kFamilyShapes[std::get<1>(info.param)]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Sm90TileFamily,
+                         ::testing::Combine(::testing::Range(0, static_cast<int>(std::size(kFamily))),
+                                            ::testing::Range(0, static_cast<int>(std::size(kFamilyShapes)))),
+                         family_name);
+
+TEST(Sm90TileFamilyHost, RefusesLayoutsItDoesNotCompile) {
+  GemmDesc g;
+  g.m = g.n = g.k = 256;
+  g.b.layout = Layout::row;
+  for (const char* name : kFamily) {
+    const KernelEntry* k = find_kernel(name);
+    ASSERT_NE(k, nullptr) << name;
+    g.a.dtype = g.b.dtype = k->input;
+    EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported) << name;
+  }
 }
 
 // --- benchmarks (TCGEMM_BENCH=1) ---------------------------------------------------------------

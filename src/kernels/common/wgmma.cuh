@@ -57,7 +57,7 @@ __device__ __forceinline__ void fence_operand(float& r) { asm volatile("" : "+f"
 // D(64xN, f32) = A(64xK) * B(KxN) + (scale_d ? D : 0), K = 16 for the 16-bit inputs, 8 for tf32.
 // kTransA/kTransB: 0 = K-major operand in shared memory, 1 = M-major (A) / N-major (B); only
 // 16-bit inputs may be MN-major (PTX ISA: the transpose immediates exist only for .f16/.bf16).
-// tf32 operands are f32 in shared memory (4 bytes an element); see Wgmma<256, tf32> below.
+// tf32 operands are f32 in shared memory (4 bytes an element); see the tf32 note below.
 enum class WgmmaInput { bf16, f16, tf32 };
 
 // Bytes of one element in shared memory, and the instruction's K (always 32 bytes of a row).
@@ -66,161 +66,82 @@ inline constexpr int kWgmmaElementBytes = In == WgmmaInput::tf32 ? 4 : 2;
 template <WgmmaInput In>
 inline constexpr int kWgmmaK = 32 / kWgmmaElementBytes<In>;
 
+// One struct per N, all three inputs: the asm strings differ only in the shape, the type and (for
+// 16-bit inputs) the transpose immediates, so they are assembled by the macros below rather than
+// written out per instance. N/2 f32 accumulators per thread; operand %NACC is desc_a, then desc_b,
+// scale_d and the two transpose immediates.
 template <int N, WgmmaInput In, int kTransA, int kTransB>
 struct Wgmma;
 
-template <int kTransA, int kTransB>
-struct Wgmma<128, WgmmaInput::bf16, kTransA, kTransB> {
-  static constexpr int kAccumulators = 64;
-  __device__ __forceinline__ static void mma(float (&d)[64], uint64_t desc_a, uint64_t desc_b,
-                                             uint32_t scale_d) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-        "%64, %65, p, 1, 1, %67, %68;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB));
-  }
-};
+// Register-name lists, 8 accumulators each (%0..%127).
+#define TCGEMM_WGMMA_R0 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define TCGEMM_WGMMA_R1 "%8, %9, %10, %11, %12, %13, %14, %15"
+#define TCGEMM_WGMMA_R2 "%16, %17, %18, %19, %20, %21, %22, %23"
+#define TCGEMM_WGMMA_R3 "%24, %25, %26, %27, %28, %29, %30, %31"
+#define TCGEMM_WGMMA_R4 "%32, %33, %34, %35, %36, %37, %38, %39"
+#define TCGEMM_WGMMA_R5 "%40, %41, %42, %43, %44, %45, %46, %47"
+#define TCGEMM_WGMMA_R6 "%48, %49, %50, %51, %52, %53, %54, %55"
+#define TCGEMM_WGMMA_R7 "%56, %57, %58, %59, %60, %61, %62, %63"
+#define TCGEMM_WGMMA_R8 "%64, %65, %66, %67, %68, %69, %70, %71"
+#define TCGEMM_WGMMA_R9 "%72, %73, %74, %75, %76, %77, %78, %79"
+#define TCGEMM_WGMMA_R10 "%80, %81, %82, %83, %84, %85, %86, %87"
+#define TCGEMM_WGMMA_R11 "%88, %89, %90, %91, %92, %93, %94, %95"
+#define TCGEMM_WGMMA_R12 "%96, %97, %98, %99, %100, %101, %102, %103"
+#define TCGEMM_WGMMA_R13 "%104, %105, %106, %107, %108, %109, %110, %111"
+#define TCGEMM_WGMMA_R14 "%112, %113, %114, %115, %116, %117, %118, %119"
+#define TCGEMM_WGMMA_R15 "%120, %121, %122, %123, %124, %125, %126, %127"
+#define TCGEMM_WGMMA_REGS8 TCGEMM_WGMMA_R0
+#define TCGEMM_WGMMA_REGS16 TCGEMM_WGMMA_REGS8 ", " TCGEMM_WGMMA_R1
+#define TCGEMM_WGMMA_REGS32 TCGEMM_WGMMA_REGS16 ", " TCGEMM_WGMMA_R2 ", " TCGEMM_WGMMA_R3
+#define TCGEMM_WGMMA_REGS64 \
+  TCGEMM_WGMMA_REGS32 ", " TCGEMM_WGMMA_R4 ", " TCGEMM_WGMMA_R5 ", " TCGEMM_WGMMA_R6 ", " TCGEMM_WGMMA_R7
+#define TCGEMM_WGMMA_REGS128                                                                          \
+  TCGEMM_WGMMA_REGS64 ", " TCGEMM_WGMMA_R8 ", " TCGEMM_WGMMA_R9 ", " TCGEMM_WGMMA_R10 ", " TCGEMM_WGMMA_R11 \
+                      ", " TCGEMM_WGMMA_R12 ", " TCGEMM_WGMMA_R13 ", " TCGEMM_WGMMA_R14 ", " TCGEMM_WGMMA_R15
 
-template <int kTransA, int kTransB>
-struct Wgmma<128, WgmmaInput::f16, kTransA, kTransB> {
-  static constexpr int kAccumulators = 64;
-  __device__ __forceinline__ static void mma(float (&d)[64], uint64_t desc_a, uint64_t desc_b,
-                                             uint32_t scale_d) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-        "%64, %65, p, 1, 1, %67, %68;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB));
-  }
-};
+// Read-write accumulator operands d[i .. i+n).
+#define TCGEMM_WGMMA_ACC8(i)                                                                     \
+  "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+      "+f"(d[i + 6]), "+f"(d[i + 7])
+#define TCGEMM_WGMMA_ACC16(i) TCGEMM_WGMMA_ACC8(i), TCGEMM_WGMMA_ACC8(i + 8)
+#define TCGEMM_WGMMA_ACC32(i) TCGEMM_WGMMA_ACC16(i), TCGEMM_WGMMA_ACC16(i + 16)
+#define TCGEMM_WGMMA_ACC64(i) TCGEMM_WGMMA_ACC32(i), TCGEMM_WGMMA_ACC32(i + 32)
+#define TCGEMM_WGMMA_ACC128(i) TCGEMM_WGMMA_ACC64(i), TCGEMM_WGMMA_ACC64(i + 64)
 
-template <int kTransA, int kTransB>
-struct Wgmma<256, WgmmaInput::bf16, kTransA, kTransB> {
-  static constexpr int kAccumulators = 128;
-  __device__ __forceinline__ static void mma(float (&d)[128], uint64_t desc_a, uint64_t desc_b,
-                                             uint32_t scale_d) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-        "%128, %129, p, 1, 1, %131, %132;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB));
-  }
-};
+// SHAPE: "m64nNk16" etc.; TYPES: ".bf16.bf16"; TAIL: the operands after the accumulators.
+#define TCGEMM_WGMMA_ASM(NACC, SHAPE, TYPES, TAIL, SCALE)                                             \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE ", 0;\nwgmma.mma_async.sync.aligned." SHAPE \
+               ".f32" TYPES " {" TCGEMM_WGMMA_REGS##NACC "}, " TAIL ";\n}\n"                         \
+               : TCGEMM_WGMMA_ACC##NACC(0)                                                            \
+               : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB))
 
-template <int kTransA, int kTransB>
-struct Wgmma<256, WgmmaInput::f16, kTransA, kTransB> {
-  static constexpr int kAccumulators = 128;
-  __device__ __forceinline__ static void mma(float (&d)[128], uint64_t desc_a, uint64_t desc_b,
-                                             uint32_t scale_d) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-        "%128, %129, p, 1, 1, %131, %132;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB));
-  }
-};
+// A, B, SCALE, TA, TB: the operand numbers NACC .. NACC+4 as strings.
+#define TCGEMM_WGMMA_DEFINE(N, NACC, A, B, SCALE, TA, TB)                                              \
+  template <WgmmaInput In, int kTransA, int kTransB>                                                   \
+  struct Wgmma<N, In, kTransA, kTransB> {                                                              \
+    static_assert(In != WgmmaInput::tf32 || (kTransA == 0 && kTransB == 0),                            \
+                  "tf32 wgmma reads K-major A and B only");                                            \
+    static constexpr int kAccumulators = NACC;                                                         \
+    __device__ __forceinline__ static void mma(float (&d)[NACC], uint64_t desc_a, uint64_t desc_b,     \
+                                               uint32_t scale_d) {                                     \
+      if constexpr (In == WgmmaInput::bf16) {                                                          \
+        TCGEMM_WGMMA_ASM(NACC, "m64n" #N "k16", ".bf16.bf16", A ", " B ", p, 1, 1, " TA ", " TB, SCALE); \
+      } else if constexpr (In == WgmmaInput::f16) {                                                    \
+        TCGEMM_WGMMA_ASM(NACC, "m64n" #N "k16", ".f16.f16", A ", " B ", p, 1, 1, " TA ", " TB, SCALE);   \
+      } else {                                                                                         \
+        TCGEMM_WGMMA_ASM(NACC, "m64n" #N "k8", ".tf32.tf32", A ", " B ", p, 1, 1", SCALE);              \
+      }                                                                                                \
+    }                                                                                                  \
+  };
 
 // tf32: A and B hold f32 bit patterns in shared memory, read as they are; both must be K-major (no
 // transpose immediates exist for .tf32). Nothing rounds them to tf32 on the way: the Tensor Cores
 // use sign, exponent and the top 10 mantissa bits, so the low 13 bits are in effect truncated
 // (the device reference rounds with cvt.rna; the difference is ~8e-4 in norm, see the tests).
-template <int kTransA, int kTransB>
-struct Wgmma<256, WgmmaInput::tf32, kTransA, kTransB> {
-  static_assert(kTransA == 0 && kTransB == 0, "tf32 wgmma reads K-major A and B only");
-  static constexpr int kAccumulators = 128;
-  __device__ __forceinline__ static void mma(float (&d)[128], uint64_t desc_a, uint64_t desc_b,
-                                             uint32_t scale_d) {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-        "%128, %129, p, 1, 1;\n"
-        "}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-  }
-};
+TCGEMM_WGMMA_DEFINE(16, 8, "%8", "%9", "%10", "%11", "%12")
+TCGEMM_WGMMA_DEFINE(32, 16, "%16", "%17", "%18", "%19", "%20")
+TCGEMM_WGMMA_DEFINE(64, 32, "%32", "%33", "%34", "%35", "%36")
+TCGEMM_WGMMA_DEFINE(128, 64, "%64", "%65", "%66", "%67", "%68")
+TCGEMM_WGMMA_DEFINE(256, 128, "%128", "%129", "%130", "%131", "%132")
 
 }  // namespace tcgemm::dev

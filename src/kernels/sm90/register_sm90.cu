@@ -1,6 +1,7 @@
 #include "kernels/common/repack.hpp"
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
+#include "kernels/sm90/swap_ab.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "kernels/sm90/wgmma_tma_ws_cluster.hpp"
 #include "kernels/sm90/wgmma_tma_ws_persistent.hpp"
@@ -9,33 +10,41 @@
 namespace tcgemm {
 
 namespace {
-// kPersistent picks wgmma_tma_ws_persistent.cu (grid = SM count, CTAs loop over tiles) over
-// wgmma_tma_ws.cu (one CTA per tile); both have the same tile, constraints and epilogue.
-// kDirectStore: the `_ds` instances, which store full tiles of a row-major
-// 16-bit D (beta == 0) straight from registers; every other problem takes the staged epilogue.
-template <DType In, bool kPersistent = false, bool kDirectStore = false>
-KernelEntry ws_entry(std::string_view name) {
-  const Sm90WsShape s = kPersistent ? sm90_wgmma_ws_persistent_shape() : sm90_wgmma_ws_shape(In);
+// What every sm90 entry shares: the family, the tile as registered, the launch shape.
+KernelEntry wgmma_entry(std::string_view name, DType input, const Sm90WsShape& s) {
   KernelEntry e;
   e.name = name;
   e.min_sm = 90;
   e.family = MmaFamily::wgmma;
-  e.input = In;
+  e.input = input;
   e.tile_m = s.tile_m;
   e.tile_n = s.tile_n;
   e.tile_k = s.tile_k;
   e.stages = s.stages;
   e.threads = s.threads;
+  return e;
+}
+
+// kPersistent picks wgmma_tma_ws_persistent.cu (grid = SM count, CTAs loop over tiles) over
+// wgmma_tma_ws.cu (one CTA per tile); both have the same tile, constraints and epilogue.
+// kDirectStore: the `_ds` instances, which store full tiles of a row-major
+// 16-bit D (beta == 0) straight from registers; every other problem takes the staged epilogue.
+// V: the tile variant of wgmma_tma_ws.cu (128x256 s4 unless a sweep point or narrow tile).
+template <DType In, bool kPersistent = false, bool kDirectStore = false, Sm90WsVariant V = Sm90WsVariant{}>
+KernelEntry ws_entry(std::string_view name) {
+  const Sm90WsShape s = kPersistent ? sm90_wgmma_ws_persistent_shape() : sm90_wgmma_ws_shape(In, V);
+  KernelEntry e = wgmma_entry(name, In, s);
   if constexpr (kPersistent) {
     e.preference = 0;  // measured slower than the plain grid at 8192^3 (bench/NOTES.md)
     e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_persistent_supports(g, In); };
     e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_persistent_launch(a, In, kDirectStore); };
     e.function = [] { return sm90_wgmma_ws_persistent_function(In, kDirectStore); };
   } else {
-    e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In); };
-    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In, kDirectStore); };
-    e.function = [] { return sm90_wgmma_ws_function(In, kDirectStore); };
+    e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In, V); };
+    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In, kDirectStore, V); };
+    e.function = [] { return sm90_wgmma_ws_function(In, kDirectStore, V); };
   }
+  if (!(V == Sm90WsVariant{})) e.preference = 0;  // the tile family: by name until measured to win
   e.workspace_bytes = nullptr;
   return e;
 }
@@ -145,22 +154,31 @@ KernelEntry peel_entry(std::string_view name) {
 template <DType In>
 KernelEntry cluster_entry(std::string_view name) {
   const Sm90WsShape s = sm90_wgmma_ws_cluster_shape();
-  KernelEntry e;
-  e.name = name;
-  e.min_sm = 90;
-  e.family = MmaFamily::wgmma;
-  e.input = In;
-  e.tile_m = s.tile_m;
-  e.tile_n = s.tile_n;
-  e.tile_k = s.tile_k;
-  e.stages = s.stages;
-  e.threads = s.threads;
+  KernelEntry e = wgmma_entry(name, In, s);
   e.cluster_m = 2;
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_cluster_supports(g, In); };
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_cluster_launch(a, In); };
   e.function = [] { return sm90_wgmma_ws_cluster_function(In); };
   e.workspace_bytes = nullptr;
   e.preference = 0;  // measured slower than the unclustered kernel (bench/NOTES.md); by name only
+  return e;
+}
+// Swap-A/B onto a narrow tile (swap_ab.hpp): one entry per tile width, each taking the M range
+// it fits, K split inside where the tiles leave SMs idle. tile_m/tile_n are in the problem's
+// coordinates: TileN rows of M by 128 columns of N.
+template <DType In, int TileN>
+KernelEntry swap_entry(std::string_view name) {
+  const Sm90WsVariant v = sm90_wgmma_ws_narrow_variant(TileN);
+  const Sm90WsShape s = sm90_wgmma_ws_shape(In, v);
+  KernelEntry e = wgmma_entry(name, In, {s.tile_n, s.tile_m, s.tile_k, s.stages, s.threads, s.smem_bytes});
+  // Above split-K (3): for M <= 128 the 128x256 tile multiplies mostly padding; a shape-specific
+  // path that refuses M > 128 and takes one M range each.
+  e.preference = 4;
+  e.supports = [](const GemmDesc& g) { return sm90_swap_ab_supports(g, In, TileN); };
+  e.workspace_bytes = &sm90_swap_ab_workspace;
+  e.split_k = &sm90_swap_ab_splits;
+  e.launch = [](const GemmArgs& a) { return sm90_swap_ab_launch(a, In); };
+  e.function = [] { return sm90_wgmma_ws_function(In, false, sm90_wgmma_ws_narrow_variant(TileN)); };
   return e;
 }
 }  // namespace
@@ -187,6 +205,22 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   // TF32 (f32 storage) on m64n256k8: K-major A and B only, BK = 32 (the same 128-byte rows); the
   // plain kernel's preference, so gemm() takes it over sm80_mma_sync_tf32 where it applies.
   table.push_back(ws_entry<DType::tf32>("sm90_wgmma_tf32_128x256x32_s4_ws"));
+  // Small M: swap A/B onto a 16/32/64/128-wide tile (stages fill shared memory).
+  table.push_back(swap_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x128x64_s12_swapab"));
+  table.push_back(swap_entry<DType::bf16, 32>("sm90_wgmma_bf16_32x128x64_s11_swapab"));
+  table.push_back(swap_entry<DType::bf16, 64>("sm90_wgmma_bf16_64x128x64_s9_swapab"));
+  table.push_back(swap_entry<DType::bf16, 128>("sm90_wgmma_bf16_128x128x64_s7_swapab"));
+  table.push_back(swap_entry<DType::f16, 16>("sm90_wgmma_f16_16x128x64_s12_swapab"));
+  table.push_back(swap_entry<DType::f16, 32>("sm90_wgmma_f16_32x128x64_s11_swapab"));
+  table.push_back(swap_entry<DType::f16, 64>("sm90_wgmma_f16_64x128x64_s9_swapab"));
+  table.push_back(swap_entry<DType::f16, 128>("sm90_wgmma_f16_128x128x64_s7_swapab"));
+  // The tile family and the tile/stage sweep (bench/NOTES.md): B column-major; by name only.
+  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{256, 3}>("sm90_wgmma_bf16_128x256x64_s3_ws"));
+  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{128, 4}>("sm90_wgmma_bf16_128x128x64_s4_ws"));
+  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{128, 7}>("sm90_wgmma_bf16_128x128x64_s7_ws"));
+  table.push_back(ws_entry<DType::f16, false, false, Sm90WsVariant{128, 7}>("sm90_wgmma_f16_128x128x64_s7_ws"));
+  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{64, 4}>("sm90_wgmma_bf16_128x64x64_s4_ws"));
+  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{64, 9}>("sm90_wgmma_bf16_128x64x64_s9_ws"));
 }
 
 }  // namespace tcgemm

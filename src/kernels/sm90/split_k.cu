@@ -69,10 +69,14 @@ std::size_t sm90_wgmma_ws_splitk_workspace(const GemmDesc& g) {
 }
 
 Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input) {
-  const GemmDesc& g = args.desc;
-  const int splits = choose_splits(g, current_sm_count());
+  const int splits = choose_splits(args.desc, current_sm_count());
   if (splits <= 1) return sm90_wgmma_ws_launch(args, input);
+  return sm90_wgmma_ws_run_split_k(args, input, Sm90WsVariant{}, splits, split_k_blocks_per_split(args.desc, splits));
+}
 
+Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
+                                 int k_blocks_per_split) {
+  const GemmDesc& g = args.desc;
   const std::size_t need = static_cast<std::size_t>(splits) * static_cast<std::size_t>(g.m) *
                            static_cast<std::size_t>(g.n) * sizeof(float);
   if (args.workspace == nullptr || args.workspace_bytes < need)
@@ -84,8 +88,7 @@ Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input) {
   if (args.d == nullptr || (g.beta != 0.0f && args.c == nullptr))
     return Status::invalid("D (and C when beta != 0) must be non-null");
   float* partials = static_cast<float*>(args.workspace);
-  if (Status st = sm90_wgmma_ws_launch_partials(args, input, split_k_blocks_per_split(g, splits), splits, partials);
-      !st.ok())
+  if (Status st = sm90_wgmma_ws_launch_partials(args, input, k_blocks_per_split, splits, partials, v); !st.ok())
     return st;
 
   const int64_t ldc = effective_ld(g.c, extent_c(g));

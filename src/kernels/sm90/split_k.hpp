@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
@@ -32,5 +33,9 @@ std::size_t sm90_wgmma_ws_splitk_workspace(const GemmDesc& g);
 // The GEMM pass then the reduce, both on args.stream. Needs args.workspace (16-byte aligned for
 // vector loads; any alignment works) of at least sm90_wgmma_ws_splitk_workspace() bytes.
 Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input);
+// The two passes for a given tile variant and split (splits >= 2, every split non-empty): the
+// building block the swap-A/B path shares. Checks the workspace (splits*M*N*4 bytes, 16-aligned).
+Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
+                                 int k_blocks_per_split);
 
 }  // namespace tcgemm

@@ -29,13 +29,24 @@ using dev::WgmmaInput;
 // Templated on the input only through the element size: BK is one 128-byte swizzle row (64
 // 16-bit or 32 tf32 elements) and the wgmma K is 32 bytes, so a stage holds the same bytes and
 // every descriptor offset is the same for bf16, f16 and tf32.
-template <WgmmaInput In>
+//
+// The tile's N is a template parameter: 256 is the large-problem kernel; 128, 64, 32 and 16 serve
+// the swap-A/B path for small M (swap_ab.cu), where the narrow side is the problem's M, and the
+// tile/stage sweep. The stage count fills the 227 KB a CTA may use unless a sweep point names one.
+template <int TileN>
+constexpr int max_stages() {
+  constexpr int stage = 128 * 128 + TileN * 128;  // A and B bytes of one 128-byte-wide k-block
+  constexpr int budget = 227 * 1024 - 1024 - 2 * 16 * 8;  // alignment slack, barriers
+  return budget / stage < 12 ? budget / stage : 12;
+}
+
+template <WgmmaInput In, int TileN = 256, int Stages = 4>
 struct Config {
   static constexpr int kElementBytes = dev::kWgmmaElementBytes<In>;
   static constexpr int kTileM = 128;
-  static constexpr int kTileN = 256;
+  static constexpr int kTileN = TileN;
   static constexpr int kTileK = 128 / kElementBytes;  // one 128-byte swizzle row
-  static constexpr int kStages = 4;
+  static constexpr int kStages = Stages;
   static constexpr int kConsumers = 2;            // warpgroups, 64 rows of the tile each
   static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
   static constexpr int kMmaK = dev::kWgmmaK<In>;
@@ -67,9 +78,9 @@ struct Config {
   static_assert(kTileK * kElementBytes == kSwizzleBytes,
                 "BK must fill exactly one 128-byte swizzle row");
   static_assert(kTileM == 64 * kConsumers, "each consumer warpgroup owns 64 rows (m64)");
-  static_assert(kTileN % 64 == 0 && kTileN <= 256, "wgmma N and the TMA box are <= 256");
-  static_assert(kTileM % kMnBlock == 0 && kTileN % kMnBlock == 0,
-                "MN-major tiles are loaded in 64-element column blocks");
+  static_assert(kTileN % 16 == 0 && kTileN <= 256, "wgmma N and the TMA box are <= 256");
+  static_assert(kTileM % kMnBlock == 0, "MN-major A tiles are loaded in 64-element column blocks");
+  static_assert(kStages >= 2 && kStages <= 16, "a ring of 2 to 16 stages");
   static_assert(kABytes % kAtomBytes == 0 && kBBytes % kAtomBytes == 0,
                 "every stage must start on a 1024-byte swizzle atom");
   static_assert(kConsumers * 64 * kEpiloguePitch * 4 <= kStages * kStageBytes,
@@ -84,9 +95,11 @@ struct Config {
 };
 
 // What every input shares (grid, block, shared memory): the host side reads it here.
-using Shared = Config<WgmmaInput::bf16>;
-static_assert(Config<WgmmaInput::tf32>::kSmemBytes == Shared::kSmemBytes &&
-              Config<WgmmaInput::tf32>::kStageBytes == Shared::kStageBytes, "tf32 stages hold the same bytes");
+template <int TileN, int Stages>
+using Shared = Config<WgmmaInput::bf16, TileN, Stages>;
+static_assert(Config<WgmmaInput::tf32>::kSmemBytes == Config<WgmmaInput::bf16>::kSmemBytes &&
+              Config<WgmmaInput::tf32>::kStageBytes == Config<WgmmaInput::bf16>::kStageBytes,
+              "tf32 stages hold the same bytes");
 
 // --- kernel parameters -----------------------------------------------------------------------
 struct Epilogue {
@@ -134,11 +147,12 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 // kAMnMajor: A is column-major (M contiguous); kBMnMajor: B is row-major (N contiguous).
 // kDirectStore: the host has checked that D is row-major, of the input's 16-bit type, 4-byte
 // aligned with an even ldd, and that beta == 0; full tiles then store straight from registers.
-template <WgmmaInput In, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
-__global__ void __launch_bounds__(Config<In>::kThreads, 1)
+template <WgmmaInput In, int TileN, int Stages, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
+__global__ void __launch_bounds__(Config<In, TileN, Stages>::kThreads, 1)
     wgmma_tma_ws_kernel(const __grid_constant__ CUtensorMap map_a,
                         const __grid_constant__ CUtensorMap map_b, const Params p) {
-  using C = Config<In>;
+  using C = Config<In, TileN, Stages>;
+  static_assert(!kBMnMajor || TileN % 64 == 0, "an MN-major B tile is whole 64-element column blocks");
   using Mma = dev::Wgmma<C::kTileN, In, kAMnMajor ? 1 : 0, kBMnMajor ? 1 : 0>;
 
   // Shared memory, carved in one place: [A stages][B stages][full barriers][empty barriers].
@@ -323,38 +337,115 @@ __global__ void __launch_bounds__(Config<In>::kThreads, 1)
 }
 
 // --- host side -------------------------------------------------------------------------------
-template <WgmmaInput In, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
-const void* kernel_function() {
-  return reinterpret_cast<const void*>(&wgmma_tma_ws_kernel<In, kAMnMajor, kBMnMajor, kDirectStore>);
-}
+// The compiled instances. Each (tile N, stages) variant is one of three sets, to keep the build
+// lean: the full set (every layout, the register-store epilogue, tf32), the narrow set (B K-major,
+// A either way: what swap-A/B needs), and sweep points (A and B K-major, bf16 only).
+enum class InstanceSet { full, narrow, sweep };
 
-template <WgmmaInput In, bool kDirectStore>
-const void* pick_function(bool a_mn_major, bool b_mn_major) {
-  if constexpr (In == WgmmaInput::tf32) {  // K-major only (supports() refuses the rest)
-    return a_mn_major || b_mn_major ? nullptr : kernel_function<In, false, false, false>();
-  } else {
-    if (a_mn_major)
-      return b_mn_major ? kernel_function<In, true, true, kDirectStore>() : kernel_function<In, true, false, kDirectStore>();
-    return b_mn_major ? kernel_function<In, false, true, kDirectStore>() : kernel_function<In, false, false, kDirectStore>();
+template <int N, int S>
+struct Variant {
+  static constexpr int kTileN = N, kStages = S;
+  static constexpr InstanceSet kSet = (N == 256 && S == 4) ? InstanceSet::full
+                                      : S == max_stages<N>()  ? InstanceSet::narrow
+                                                              : InstanceSet::sweep;
+};
+
+// Calls f(Variant<N, S>{}) for the compiled variant v names; false when there is none.
+template <class F>
+bool visit_variant(Sm90WsVariant v, F&& f) {
+  switch (v.tile_n * 100 + v.stages) {
+    case 256 * 100 + 4: f(Variant<256, 4>{}); return true;
+    case 256 * 100 + 3: f(Variant<256, 3>{}); return true;
+    case 128 * 100 + 4: f(Variant<128, 4>{}); return true;
+    case 128 * 100 + max_stages<128>(): f(Variant<128, max_stages<128>()>{}); return true;
+    case 64 * 100 + 4: f(Variant<64, 4>{}); return true;
+    case 64 * 100 + max_stages<64>(): f(Variant<64, max_stages<64>()>{}); return true;
+    case 32 * 100 + max_stages<32>(): f(Variant<32, max_stages<32>()>{}); return true;
+    case 16 * 100 + max_stages<16>(): f(Variant<16, max_stages<16>()>{}); return true;
+    default: return false;
   }
 }
 
-template <WgmmaInput In>
-const void* pick_function(bool a_mn_major, bool b_mn_major, bool direct_store) {
-  return direct_store ? pick_function<In, true>(a_mn_major, b_mn_major) : pick_function<In, false>(a_mn_major, b_mn_major);
+template <WgmmaInput In, class V, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
+const void* kernel_function() {
+  return reinterpret_cast<const void*>(
+      &wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, kAMnMajor, kBMnMajor, kDirectStore>);
+}
+
+// The instance for this input and layout, or nullptr where the variant's set does not compile it.
+template <WgmmaInput In, class V>
+const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store) {
+  if constexpr (V::kSet == InstanceSet::full) {
+    if constexpr (In == WgmmaInput::tf32) {
+      return a_mn_major || b_mn_major ? nullptr : kernel_function<In, V, false, false, false>();
+    } else {
+      if (direct_store) {
+        if (a_mn_major)
+          return b_mn_major ? kernel_function<In, V, true, true, true>() : kernel_function<In, V, true, false, true>();
+        return b_mn_major ? kernel_function<In, V, false, true, true>() : kernel_function<In, V, false, false, true>();
+      }
+      if (a_mn_major)
+        return b_mn_major ? kernel_function<In, V, true, true, false>() : kernel_function<In, V, true, false, false>();
+      return b_mn_major ? kernel_function<In, V, false, true, false>() : kernel_function<In, V, false, false, false>();
+    }
+  } else if constexpr (In == WgmmaInput::tf32) {
+    return nullptr;
+  } else if constexpr (V::kSet == InstanceSet::narrow) {
+    if (b_mn_major || direct_store) return nullptr;
+    return a_mn_major ? kernel_function<In, V, true, false, false>() : kernel_function<In, V, false, false, false>();
+  } else if constexpr (In == WgmmaInput::bf16) {  // the sweep is measured on bf16 only
+    if (a_mn_major || b_mn_major || direct_store) return nullptr;
+    return kernel_function<In, V, false, false, false>();
+  } else {
+    return nullptr;
+  }
+}
+
+const void* find_instance(DType input, Sm90WsVariant v, bool a_mn_major, bool b_mn_major, bool direct_store) {
+  const void* fn = nullptr;
+  visit_variant(v, [&](auto tag) {
+    using V = decltype(tag);
+    fn = input == DType::tf32   ? find_instance<WgmmaInput::tf32, V>(a_mn_major, b_mn_major, direct_store)
+         : input == DType::bf16 ? find_instance<WgmmaInput::bf16, V>(a_mn_major, b_mn_major, direct_store)
+         : input == DType::f16  ? find_instance<WgmmaInput::f16, V>(a_mn_major, b_mn_major, direct_store)
+                                : nullptr;
+  });
+  return fn;
 }
 
 bool is_epilogue_dtype(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
 
 // BK in elements: one 128-byte swizzle row.
-int tile_k_of(DType input) { return input == DType::tf32 ? Config<WgmmaInput::tf32>::kTileK : Shared::kTileK; }
+int tile_k_of(DType input) { return input == DType::tf32 ? Config<WgmmaInput::tf32>::kTileK : Config<WgmmaInput::bf16>::kTileK; }
 
 // TMA coordinates are signed 32-bit; keep the last box start representable.
 inline constexpr int64_t kMaxTmaExtent = (int64_t{1} << 31) - 512;
 
+Sm90WsShape shape_of(DType input, Sm90WsVariant v) {
+  Sm90WsShape out{};
+  visit_variant(v, [&](auto tag) {
+    using C = Shared<decltype(tag)::kTileN, decltype(tag)::kStages>;
+    out = {C::kTileM, C::kTileN, tile_k_of(input), C::kStages, C::kThreads, static_cast<int>(C::kSmemBytes)};
+  });
+  return out;
+}
+
 }  // namespace
 
-Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input) {
+std::string to_string(Sm90WsVariant v) {
+  return "128x" + std::to_string(v.tile_n) + " s" + std::to_string(v.stages);
+}
+
+Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n) {
+  switch (tile_n) {
+    case 128: return {128, max_stages<128>()};
+    case 64: return {64, max_stages<64>()};
+    case 32: return {32, max_stages<32>()};
+    default: return {16, max_stages<16>()};
+  }
+}
+
+Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
   const std::string_view want = to_string(input);
   if (g.a.dtype != input || g.b.dtype != input)
     return Status::unsupported("A and B must both be " + std::string(want) + " (got " +
@@ -372,7 +463,15 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input) {
     return Status::unsupported("the sm90 wgmma kernel takes bf16, f16 or tf32 inputs");
   if (g.m > kMaxTmaExtent || g.n > kMaxTmaExtent || g.k > kMaxTmaExtent)
     return Status::unsupported("m, n and k must be below 2^31 - 512 (TMA's 32-bit box coordinates)");
-  const int64_t tiles = ((g.m + Shared::kTileM - 1) / Shared::kTileM) * ((g.n + Shared::kTileN - 1) / Shared::kTileN);
+  const Sm90WsShape shape = shape_of(input, v);
+  if (shape.tile_n == 0) return Status(StatusCode::internal, "sm90 wgmma: no " + to_string(v) + " variant is compiled");
+  if (find_instance(input, v, g.a.layout == Layout::column, g.b.layout == Layout::row, false) == nullptr)
+    return Status::unsupported("the " + to_string(v) + " tile is compiled for " +
+                               (v.tile_n == 256 && v.stages == 4 ? std::string("K-major A and B (tf32)")
+                                : shape.stages == sm90_wgmma_ws_narrow_variant(v.tile_n).stages
+                                    ? std::string("a column-major (K-major) B only")
+                                    : std::string("bf16 with A row-major and B column-major only")));
+  const int64_t tiles = ((g.m + shape.tile_m - 1) / shape.tile_m) * ((g.n + shape.tile_n - 1) / shape.tile_n);
   if (tiles > 0x7fffffff) return Status::unsupported("more than 2^31 - 1 output tiles for a 1D grid");
   if (Status s = check_tma_operand("A", g.a.dtype, g.a.pointer_alignment, effective_ld(g.a, extent_a(g))); !s.ok())
     return s;
@@ -386,8 +485,8 @@ namespace {
 // partials == nullptr: the plain GEMM (splits must be 1). Otherwise split-K: gridDim.z = splits,
 // and split z stores its raw f32 sum (alpha = 1, beta = 0) to partials + z*M*N, in D's layout with
 // the tight ld (so that the reduce pass reads the slabs and writes D along the same direction).
-Status launch_impl(const GemmArgs& args, DType input, int k_blocks_per_split, int splits, float* partials,
-                   bool allow_direct_store) {
+Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blocks_per_split, int splits,
+                   float* partials, bool allow_direct_store) {
   const GemmDesc& g = args.desc;
   const bool a_mn_major = g.a.layout == Layout::column;
   const bool b_mn_major = g.b.layout == Layout::row;
@@ -409,22 +508,25 @@ Status launch_impl(const GemmArgs& args, DType input, int k_blocks_per_split, in
                                             std::to_string(k_blocks) + " k-blocks");
 
   // K-major operands load one kTileK(K) x rows box; MN-major ones (16-bit) 64-element column blocks.
-  const uint32_t kb = static_cast<uint32_t>(tile_k), mnb = Shared::kMnBlock;
+  const Sm90WsShape shape = shape_of(input, v);
+  if (shape.tile_n == 0) return Status(StatusCode::internal, "sm90 wgmma: no " + to_string(v) + " variant is compiled");
+  const uint32_t kb = static_cast<uint32_t>(tile_k), mnb = Config<WgmmaInput::bf16>::kMnBlock;
+  const uint32_t tile_m = static_cast<uint32_t>(shape.tile_m), tile_n = static_cast<uint32_t>(shape.tile_n);
   Result<TensorMap2d> map_a =
       a_mn_major ? make_tensor_map_2d("A", g.a.dtype, args.a, g.m, g.k, lda, mnb, kb)
-                 : make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, kb, Shared::kTileM);
+                 : make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, kb, tile_m);
   if (!map_a.ok()) return map_a.status();
   Result<TensorMap2d> map_b =
       b_mn_major ? make_tensor_map_2d("B", g.b.dtype, args.b, g.n, g.k, ldb, mnb, kb)
-                 : make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, kb, Shared::kTileN);
+                 : make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, kb, tile_n);
   if (!map_b.ok()) return map_b.status();
 
   Params p{};
   p.m = g.m;
   p.n = g.n;
   p.k = g.k;
-  p.tiles_m = (g.m + Shared::kTileM - 1) / Shared::kTileM;
-  p.tiles_n = (g.n + Shared::kTileN - 1) / Shared::kTileN;
+  p.tiles_m = (g.m + tile_m - 1) / tile_m;
+  p.tiles_n = (g.n + tile_n - 1) / tile_n;
   Epilogue& ep = p.epilogue;
   ep.d = args.d;
   ep.c = args.c;
@@ -452,21 +554,19 @@ Status launch_impl(const GemmArgs& args, DType input, int k_blocks_per_split, in
   // The register-store epilogue writes 4-byte pairs of D's own 16-bit type along a row.
   const bool direct_store = allow_direct_store && input != DType::tf32 && partials == nullptr && g.d.layout == Layout::row && g.d.dtype == input &&
                             g.beta == 0.0f && ldd % 2 == 0 && reinterpret_cast<uintptr_t>(args.d) % 4 == 0;
-  const void* fn = input == DType::tf32   ? pick_function<WgmmaInput::tf32, false>(a_mn_major, b_mn_major)
-                  : input == DType::bf16 ? pick_function<WgmmaInput::bf16>(a_mn_major, b_mn_major, direct_store)
-                                         : pick_function<WgmmaInput::f16>(a_mn_major, b_mn_major, direct_store);
+  const void* fn = find_instance(input, v, a_mn_major, b_mn_major, direct_store);
   if (fn == nullptr) return Status(StatusCode::internal, "sm90 wgmma: no kernel instance for this input and layout");
   cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(Shared::kSmemBytes));
+                                         shape.smem_bytes);
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(max dynamic smem ") +
-                                              std::to_string(Shared::kSmemBytes) + "): " + cudaGetErrorString(err));
+                                              std::to_string(shape.smem_bytes) + "): " + cudaGetErrorString(err));
   const CUtensorMap* ma = &map_a.value().map;
   const CUtensorMap* mb = &map_b.value().map;
   void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), &p};
   err = cudaLaunchKernel(fn, dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits)),
-                         dim3(Shared::kThreads),
-                         kernel_args, Shared::kSmemBytes, args.stream);
+                         dim3(static_cast<unsigned>(shape.threads)), kernel_args,
+                         static_cast<std::size_t>(shape.smem_bytes), args.stream);
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("sm90 wgmma launch failed: ") + cudaGetErrorString(err));
   return Status::success();
@@ -474,31 +574,23 @@ Status launch_impl(const GemmArgs& args, DType input, int k_blocks_per_split, in
 
 }  // namespace
 
-Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store) {
+Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store, Sm90WsVariant v) {
   const int64_t k_blocks = (args.desc.k + tile_k_of(input) - 1) / tile_k_of(input);
-  return launch_impl(args, input, static_cast<int>(k_blocks), 1, nullptr, allow_direct_store);
+  return launch_impl(args, input, v, static_cast<int>(k_blocks), 1, nullptr, allow_direct_store && v == Sm90WsVariant{});
 }
 
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
-                                     float* partials) {
+                                     float* partials, Sm90WsVariant v) {
   if (partials == nullptr) return Status::invalid("split-K needs a workspace for its partial sums");
   // split_k.cu counts k-blocks with sm90_wgmma_ws_shape()'s 16-bit tile_k; no tf32 split-K yet.
   if (input == DType::tf32) return Status::unsupported("split-K on the sm90 wgmma kernel takes bf16 or f16");
-  return launch_impl(args, input, k_blocks_per_split, splits, partials, false);
+  return launch_impl(args, input, v, k_blocks_per_split, splits, partials, false);
 }
 
-const void* sm90_wgmma_ws_function(DType input, bool direct_store) {
-  if (input == DType::tf32) return kernel_function<WgmmaInput::tf32, false, false, false>();
-  if (direct_store)
-    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, false, false, true>()
-                                : kernel_function<WgmmaInput::f16, false, false, true>();
-  return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, false, false, false>()
-                              : kernel_function<WgmmaInput::f16, false, false, false>();
+const void* sm90_wgmma_ws_function(DType input, bool direct_store, Sm90WsVariant v) {
+  return find_instance(input, v, false, false, direct_store && input != DType::tf32 && v == Sm90WsVariant{});
 }
 
-Sm90WsShape sm90_wgmma_ws_shape(DType input) {
-  return {Shared::kTileM, Shared::kTileN, tile_k_of(input), Shared::kStages, Shared::kThreads,
-          static_cast<int>(Shared::kSmemBytes)};
-}
+Sm90WsShape sm90_wgmma_ws_shape(DType input, Sm90WsVariant v) { return shape_of(input, v); }
 
 }  // namespace tcgemm

@@ -3,6 +3,8 @@
 // column-major only); every other choice (layouts, tails, epilogue) is run time.
 #pragma once
 
+#include <string>
+
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
@@ -11,20 +13,36 @@ struct Sm90WsShape {
   int tile_m, tile_n, tile_k, stages, threads, smem_bytes;
 };
 
-Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input);
+// A compiled tile variant: 128 x tile_n with `stages` pipeline stages. {256, 4} is the
+// large-problem kernel (every layout and epilogue, tf32). sm90_wgmma_ws_narrow_variant(n) for n in
+// {128, 64, 32, 16} fills shared memory with stages and takes a column-major (K-major) B: the
+// swap-A/B path runs on it. {256, 3}, {128, 4} and {64, 4} exist for the tile/stage sweep (A
+// row-major, B column-major, bf16).
+struct Sm90WsVariant {
+  int tile_n = 256;
+  int stages = 4;
+  friend bool operator==(const Sm90WsVariant&, const Sm90WsVariant&) = default;
+};
+Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n);
+std::string to_string(Sm90WsVariant v);
+
+Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v = {});
 // allow_direct_store: full tiles of a row-major, 16-bit (input type) D with beta == 0 are stored
-// straight from registers (the `_ds` kernels); otherwise the smem-staged epilogue runs.
-Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store = false);
+// straight from registers (the `_ds` kernels, {256, 4} only); otherwise the smem-staged epilogue runs.
+Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store = false,
+                            Sm90WsVariant v = {});
 // Split-K's first pass (split_k.cu runs it, then the reduce): gridDim.z = splits, split z multiplies
 // k-blocks [z*k_blocks_per_split, (z+1)*k_blocks_per_split) (the last one clipped to K) and stores
 // its raw f32 sum, no alpha/beta, to partials + z*M*N (in D's layout, tight ld: N for row-major
 // D, M for column-major). The splits must tile the
 // k-blocks with none empty. args.d/args.c are not touched.
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
-                                     float* partials);
-const void* sm90_wgmma_ws_function(DType input, bool direct_store = false);  // the TN instance, for attributes
-// (tf32 has no direct-store instance: its D is f32; direct_store is ignored for it).
-// tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way).
-Sm90WsShape sm90_wgmma_ws_shape(DType input = DType::bf16);
+                                     float* partials, Sm90WsVariant v = {});
+// The TN instance, for attributes (tf32 has no direct-store instance: its D is f32; direct_store
+// is ignored for it and for every variant but {256, 4}).
+const void* sm90_wgmma_ws_function(DType input, bool direct_store = false, Sm90WsVariant v = {});
+// tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way); all zeros for a
+// variant that is not compiled.
+Sm90WsShape sm90_wgmma_ws_shape(DType input = DType::bf16, Sm90WsVariant v = {});
 
 }  // namespace tcgemm

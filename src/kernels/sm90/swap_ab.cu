@@ -1,0 +1,99 @@
+#include "kernels/sm90/swap_ab.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "kernels/sm90/split_k.hpp"
+
+namespace tcgemm {
+namespace {
+
+Layout flip(Layout l) { return l == Layout::row ? Layout::column : Layout::row; }
+
+MatrixDesc transposed(const MatrixDesc& m, StoredExtent e) {
+  MatrixDesc t = m;
+  t.layout = flip(m.layout);
+  t.ld = effective_ld(m, e);  // the same memory: the ld does not change, only what it strides
+  return t;
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+GemmDesc swapped_desc(const GemmDesc& g) {
+  GemmDesc s = g;
+  s.m = g.n;
+  s.n = g.m;
+  s.a = transposed(g.b, extent_b(g));
+  s.b = transposed(g.a, extent_a(g));
+  s.c = transposed(g.c, extent_c(g));
+  s.d = transposed(g.d, extent_c(g));
+  return s;
+}
+
+int swap_ab_tile_n(int64_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 ? 64 : 128; }
+
+SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count) {
+  SwapAbPlan p;
+  p.variant = sm90_wgmma_ws_narrow_variant(swap_ab_tile_n(g.m));
+  const Sm90WsShape shape = sm90_wgmma_ws_shape(g.a.dtype, p.variant);
+  const int64_t k_blocks = ceil_div(g.k, shape.tile_k);
+  const int64_t tiles = ceil_div(g.n, shape.tile_m) * ceil_div(g.m, shape.tile_n);
+  const int64_t sms = std::max(sm_count, 1);
+  int64_t best = 1;
+  if (forced_split_k() > 0) {
+    best = forced_split_k();
+  } else {
+    // Time in units of one CTA streaming all of K: waves * K/s, plus the slab traffic (written and
+    // read back as f32: 8 bytes per M*N element and split against the 2 bytes per B element of a
+    // tile row's stream), spread over all SMs. Each split keeps >= 4 k-blocks so the ring fills.
+    const double slab_per_split = 8.0 * static_cast<double>(g.m) * static_cast<double>(g.n) /
+                                  (2.0 * static_cast<double>(shape.tile_m) * static_cast<double>(g.k) * sms);
+    double best_time = 0;
+    const int64_t cap = std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 4));
+    for (int64_t s = 1; s <= cap; ++s) {
+      const double waves = static_cast<double>(ceil_div(tiles * s, sms));
+      const double t = waves / static_cast<double>(s) + (s > 1 ? slab_per_split * static_cast<double>(s) : 0.0);
+      if (s == 1 || t < best_time * 0.98) {  // a split must win by 2% to pay for its reduce launch
+        best = s;
+        best_time = t;
+      }
+    }
+  }
+  best = std::clamp<int64_t>(best, 1, std::min<int64_t>(k_blocks, 65535));
+  p.k_blocks_per_split = static_cast<int>(ceil_div(k_blocks, best));
+  p.splits = static_cast<int>(ceil_div(k_blocks, p.k_blocks_per_split));  // none left empty
+  if (p.splits > 1)
+    p.workspace_bytes = static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(g.m) *
+                        static_cast<std::size_t>(g.n) * sizeof(float);
+  return p;
+}
+
+Status sm90_swap_ab_supports(const GemmDesc& g, DType input, int tile_n) {
+  if (g.m > 128) return Status::unsupported("swap-A/B serves M <= 128 (M is " + std::to_string(g.m) + ")");
+  if (swap_ab_tile_n(g.m) != tile_n)
+    return Status::unsupported("M = " + std::to_string(g.m) + " takes the " + std::to_string(swap_ab_tile_n(g.m)) +
+                               "-wide swap tile, not the " + std::to_string(tile_n) + "-wide one");
+  if (g.a.layout != Layout::row)
+    return Status::unsupported("swap-A/B needs a row-major (K-major) A: it becomes B^T, which the narrow tiles "
+                               "read K-major");
+  return sm90_wgmma_ws_supports(swapped_desc(g), input, sm90_wgmma_ws_narrow_variant(tile_n));
+}
+
+std::size_t sm90_swap_ab_workspace(const GemmDesc& g) { return plan_swap_ab(g, current_sm_count()).workspace_bytes; }
+
+int sm90_swap_ab_splits(const GemmDesc& g) { return plan_swap_ab(g, current_sm_count()).splits; }
+
+Status sm90_swap_ab_launch(const GemmArgs& args, DType input) {
+  const SwapAbPlan plan = plan_swap_ab(args.desc, current_sm_count());
+  GemmArgs s = args;
+  s.desc = swapped_desc(args.desc);
+  s.a = args.b;
+  s.b = args.a;
+  if (plan.splits <= 1) return sm90_wgmma_ws_launch(s, input, false, plan.variant);
+  return sm90_wgmma_ws_run_split_k(s, input, plan.variant, plan.splits, plan.k_blocks_per_split);
+}
+
+}  // namespace tcgemm
