@@ -112,16 +112,18 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
             fmt(", eta_pad %.2f", padding_efficiency(r.desc.m, r.desc.n, r.desc.k, best->tile_m, best->tile_n, best->tile_k)));
 }
 
-// Swap A/B onto the narrow tiles kernels/sm90/swap_ab.cu runs: 128 rows of N by the smallest of
-// 16/32/64/128 columns that holds M, stages filling shared memory, K split when that is faster.
+// Swap A/B onto the narrow tiles kernels/sm90/swap_ab.cu runs: 64 or 128 rows of N by the
+// smallest of 16/32/64/128 columns that holds M, stages filling shared memory, K split when faster.
 void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.tile.family != MmaFamily::wgmma || g.m > 128 || g.n <= g.m || g.a.layout != Layout::row) return;
   GemmDesc s = g;
   std::swap(s.m, s.n);
+  // Widths 16 and 32 run 64-row tiles (one consumer warpgroup, 16 stages); 64 and 128 run 128.
   const int narrow = g.m <= 16 ? 16 : g.m <= 32 ? 32 : g.m <= 64 ? 64 : 128;
-  const int stages = narrow == 16 ? 12 : narrow == 32 ? 11 : narrow == 64 ? 9 : 7;
-  const TileConfig t{MmaFamily::wgmma, 128, narrow, r.tile.tile_k, stages, 384, 168, 0};
+  const int rows = narrow <= 32 ? 64 : 128;
+  const int stages = narrow <= 32 ? 16 : narrow == 64 ? 9 : 7;
+  const TileConfig t{MmaFamily::wgmma, rows, narrow, r.tile.tile_k, stages, rows + 128, 168, 0};
   const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
   double best = predict_time(s, r.device, t, b, peak).total_us + r.predicted.copy_us;
   int best_split = 1;
@@ -133,7 +135,7 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
       "swap A/B" + (best_split > 1 ? " + split-K x" + std::to_string(best_split) : std::string()),
       "M=" + std::to_string(g.m) + " fills " + fmt("%.0f%%", 100.0 * static_cast<double>(g.m) / r.tile.tile_m) +
           " of a " + std::to_string(r.tile.tile_m) + "-row tile; computing D^T = B^T A^T puts N on wgmma's 64-row side and M on an N=" +
-          std::to_string(narrow) + " tile (128x" + std::to_string(narrow) + ", " + std::to_string(stages) + " stages)");
+          std::to_string(narrow) + " tile (" + std::to_string(rows) + "x" + std::to_string(narrow) + ", " + std::to_string(stages) + " stages)");
 }
 
 }  // namespace

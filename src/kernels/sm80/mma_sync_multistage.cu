@@ -12,6 +12,7 @@
 #include <string>
 
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch_attributes.hpp"
 #include "kernels/ladder_entries.hpp"
 
 namespace tcgemm {
@@ -332,10 +333,8 @@ Status launch_layout(const GemmArgs& args) {
   using G = Geometry<T>;
   constexpr int smem = kStages * (G::slab_bytes(LA == Layout::row) + G::slab_bytes(LB == Layout::column));
   auto* kernel = &mma_sync_multistage_kernel<T, LA, LB>;
-  // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so every launch).
-  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-      e != cudaSuccess)
-    return Status(StatusCode::cuda_error, std::string("sm80_mma_sync: ") + cudaGetErrorString(e));
+  // Above 48 KiB of dynamic shared memory a kernel must opt in (once per device).
+  if (Status st = allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem); !st.ok()) return st;
   const LadderParams p = make_ladder_params(args);
   const dim3 grid(static_cast<unsigned>((p.n + kTileN - 1) / kTileN),
                   static_cast<unsigned>((p.m + kTileM - 1) / kTileM));

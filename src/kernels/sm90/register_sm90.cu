@@ -163,22 +163,22 @@ KernelEntry cluster_entry(std::string_view name) {
   e.preference = 0;  // measured slower than the unclustered kernel (bench/NOTES.md); by name only
   return e;
 }
-// Swap-A/B onto a narrow tile (swap_ab.hpp): one entry per tile width, each taking the M range
-// it fits, K split inside where the tiles leave SMs idle. tile_m/tile_n are in the problem's
-// coordinates: TileN rows of M by 128 columns of N.
-template <DType In, int TileN>
+// Swap-A/B onto a narrow tile (swap_ab.hpp): each width takes the M range it fits, K split inside
+// where the tiles leave SMs idle. tile_m/tile_n are in the problem's coordinates: M by N.
+// kPreference: 4 (above split-K's 3: at M <= 128 the 128x256 tile multiplies mostly padding) for
+// the variant gemm() runs (swap_ab_variant), 0 for the 128-row alternates of widths 16 and 32.
+template <DType In, int TileN, int Consumers, int kPreference>
 KernelEntry swap_entry(std::string_view name) {
-  const Sm90WsVariant v = sm90_wgmma_ws_narrow_variant(TileN);
+  static constexpr Sm90WsVariant kV{TileN, 0, Consumers};
+  const Sm90WsVariant v = sm90_wgmma_ws_narrow_variant(TileN, Consumers);
   const Sm90WsShape s = sm90_wgmma_ws_shape(In, v);
   KernelEntry e = wgmma_entry(name, In, {s.tile_n, s.tile_m, s.tile_k, s.stages, s.threads, s.smem_bytes});
-  // Above split-K (3): for M <= 128 the 128x256 tile multiplies mostly padding; a shape-specific
-  // path that refuses M > 128 and takes one M range each.
-  e.preference = 4;
-  e.supports = [](const GemmDesc& g) { return sm90_swap_ab_supports(g, In, TileN); };
-  e.workspace_bytes = &sm90_swap_ab_workspace;
-  e.split_k = &sm90_swap_ab_splits;
-  e.launch = [](const GemmArgs& a) { return sm90_swap_ab_launch(a, In); };
-  e.function = [] { return sm90_wgmma_ws_function(In, false, sm90_wgmma_ws_narrow_variant(TileN)); };
+  e.preference = kPreference;
+  e.supports = [](const GemmDesc& g) { return sm90_swap_ab_supports(g, In, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
+  e.workspace_bytes = [](const GemmDesc& g) { return sm90_swap_ab_workspace(g, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
+  e.split_k = [](const GemmDesc& g) { return sm90_swap_ab_splits(g, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
+  e.launch = [](const GemmArgs& a) { return sm90_swap_ab_launch(a, In, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
+  e.function = [] { return sm90_wgmma_ws_function(In, false, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
   return e;
 }
 }  // namespace
@@ -206,14 +206,16 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   // plain kernel's preference, so gemm() takes it over sm80_mma_sync_tf32 where it applies.
   table.push_back(ws_entry<DType::tf32>("sm90_wgmma_tf32_128x256x32_s4_ws"));
   // Small M: swap A/B onto a 16/32/64/128-wide tile (stages fill shared memory).
-  table.push_back(swap_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x128x64_s12_swapab"));
-  table.push_back(swap_entry<DType::bf16, 32>("sm90_wgmma_bf16_32x128x64_s11_swapab"));
-  table.push_back(swap_entry<DType::bf16, 64>("sm90_wgmma_bf16_64x128x64_s9_swapab"));
-  table.push_back(swap_entry<DType::bf16, 128>("sm90_wgmma_bf16_128x128x64_s7_swapab"));
-  table.push_back(swap_entry<DType::f16, 16>("sm90_wgmma_f16_16x128x64_s12_swapab"));
-  table.push_back(swap_entry<DType::f16, 32>("sm90_wgmma_f16_32x128x64_s11_swapab"));
-  table.push_back(swap_entry<DType::f16, 64>("sm90_wgmma_f16_64x128x64_s9_swapab"));
-  table.push_back(swap_entry<DType::f16, 128>("sm90_wgmma_f16_128x128x64_s7_swapab"));
+  table.push_back(swap_entry<DType::bf16, 16, 1, 4>("sm90_wgmma_bf16_16x64x64_s16_swapab"));
+  table.push_back(swap_entry<DType::bf16, 32, 1, 4>("sm90_wgmma_bf16_32x64x64_s16_swapab"));
+  table.push_back(swap_entry<DType::bf16, 64, 2, 4>("sm90_wgmma_bf16_64x128x64_s9_swapab"));
+  table.push_back(swap_entry<DType::bf16, 128, 2, 4>("sm90_wgmma_bf16_128x128x64_s7_swapab"));
+  table.push_back(swap_entry<DType::bf16, 16, 2, 0>("sm90_wgmma_bf16_16x128x64_s12_swapab"));
+  table.push_back(swap_entry<DType::bf16, 32, 2, 0>("sm90_wgmma_bf16_32x128x64_s11_swapab"));
+  table.push_back(swap_entry<DType::f16, 16, 1, 4>("sm90_wgmma_f16_16x64x64_s16_swapab"));
+  table.push_back(swap_entry<DType::f16, 32, 1, 4>("sm90_wgmma_f16_32x64x64_s16_swapab"));
+  table.push_back(swap_entry<DType::f16, 64, 2, 4>("sm90_wgmma_f16_64x128x64_s9_swapab"));
+  table.push_back(swap_entry<DType::f16, 128, 2, 4>("sm90_wgmma_f16_128x128x64_s7_swapab"));
   // The tile family and the tile/stage sweep (bench/NOTES.md): B column-major; by name only.
   table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{256, 3}>("sm90_wgmma_bf16_128x256x64_s3_ws"));
   table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{128, 4}>("sm90_wgmma_bf16_128x128x64_s4_ws"));

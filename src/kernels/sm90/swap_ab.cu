@@ -35,9 +35,14 @@ GemmDesc swapped_desc(const GemmDesc& g) {
 
 int swap_ab_tile_n(int64_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 ? 64 : 128; }
 
-SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count) {
+Sm90WsVariant swap_ab_variant(int64_t m) {
+  const int n = swap_ab_tile_n(m);
+  return sm90_wgmma_ws_narrow_variant(n, n <= 32 ? 1 : 2);
+}
+
+SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
   SwapAbPlan p;
-  p.variant = sm90_wgmma_ws_narrow_variant(swap_ab_tile_n(g.m));
+  p.variant = v;
   const Sm90WsShape shape = sm90_wgmma_ws_shape(g.a.dtype, p.variant);
   const int64_t k_blocks = ceil_div(g.k, shape.tile_k);
   const int64_t tiles = ceil_div(g.n, shape.tile_m) * ceil_div(g.m, shape.tile_n);
@@ -71,23 +76,25 @@ SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count) {
   return p;
 }
 
-Status sm90_swap_ab_supports(const GemmDesc& g, DType input, int tile_n) {
+Status sm90_swap_ab_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
   if (g.m > 128) return Status::unsupported("swap-A/B serves M <= 128 (M is " + std::to_string(g.m) + ")");
-  if (swap_ab_tile_n(g.m) != tile_n)
+  if (swap_ab_tile_n(g.m) != v.tile_n)
     return Status::unsupported("M = " + std::to_string(g.m) + " takes the " + std::to_string(swap_ab_tile_n(g.m)) +
-                               "-wide swap tile, not the " + std::to_string(tile_n) + "-wide one");
+                               "-wide swap tile, not the " + std::to_string(v.tile_n) + "-wide one");
   if (g.a.layout != Layout::row)
     return Status::unsupported("swap-A/B needs a row-major (K-major) A: it becomes B^T, which the narrow tiles "
                                "read K-major");
-  return sm90_wgmma_ws_supports(swapped_desc(g), input, sm90_wgmma_ws_narrow_variant(tile_n));
+  return sm90_wgmma_ws_supports(swapped_desc(g), input, v);
 }
 
-std::size_t sm90_swap_ab_workspace(const GemmDesc& g) { return plan_swap_ab(g, current_sm_count()).workspace_bytes; }
+std::size_t sm90_swap_ab_workspace(const GemmDesc& g, Sm90WsVariant v) {
+  return plan_swap_ab(g, current_sm_count(), v).workspace_bytes;
+}
 
-int sm90_swap_ab_splits(const GemmDesc& g) { return plan_swap_ab(g, current_sm_count()).splits; }
+int sm90_swap_ab_splits(const GemmDesc& g, Sm90WsVariant v) { return plan_swap_ab(g, current_sm_count(), v).splits; }
 
-Status sm90_swap_ab_launch(const GemmArgs& args, DType input) {
-  const SwapAbPlan plan = plan_swap_ab(args.desc, current_sm_count());
+Status sm90_swap_ab_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
+  const SwapAbPlan plan = plan_swap_ab(args.desc, current_sm_count(), v);
   GemmArgs s = args;
   s.desc = swapped_desc(args.desc);
   s.a = args.b;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
@@ -33,21 +34,23 @@ using dev::WgmmaInput;
 // The tile's N is a template parameter: 256 is the large-problem kernel; 128, 64, 32 and 16 serve
 // the swap-A/B path for small M (swap_ab.cu), where the narrow side is the problem's M, and the
 // tile/stage sweep. The stage count fills the 227 KB a CTA may use unless a sweep point names one.
-template <int TileN>
+// Consumers: 2 warpgroups (128-row tile), or 1 (64 rows) for the narrowest swap tiles, where a
+// decode shape's N = 8192 then makes 128 CTAs without splitting K.
+template <int TileN, int Consumers = 2>
 constexpr int max_stages() {
-  constexpr int stage = 128 * 128 + TileN * 128;  // A and B bytes of one 128-byte-wide k-block
-  constexpr int budget = 227 * 1024 - 1024 - 2 * 16 * 8;  // alignment slack, barriers
-  return budget / stage < 12 ? budget / stage : 12;
+  constexpr int stage = 64 * Consumers * 128 + TileN * 128;  // A and B bytes of one 128-byte-wide k-block
+  constexpr int budget = 227 * 1024 - 1024 - 2 * 16 * 8;      // alignment slack, barriers
+  return budget / stage < 16 ? budget / stage : 16;
 }
 
-template <WgmmaInput In, int TileN = 256, int Stages = 4>
+template <WgmmaInput In, int TileN = 256, int Stages = 4, int Consumers = 2>
 struct Config {
   static constexpr int kElementBytes = dev::kWgmmaElementBytes<In>;
-  static constexpr int kTileM = 128;
+  static constexpr int kTileM = 64 * Consumers;
   static constexpr int kTileN = TileN;
   static constexpr int kTileK = 128 / kElementBytes;  // one 128-byte swizzle row
   static constexpr int kStages = Stages;
-  static constexpr int kConsumers = 2;            // warpgroups, 64 rows of the tile each
+  static constexpr int kConsumers = Consumers;  // warpgroups, 64 rows of the tile each
   static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
   static constexpr int kMmaK = dev::kWgmmaK<In>;
   static constexpr int kGroupM = 8;  // tile rows per raster group (L2 reuse of B)
@@ -95,8 +98,8 @@ struct Config {
 };
 
 // What every input shares (grid, block, shared memory): the host side reads it here.
-template <int TileN, int Stages>
-using Shared = Config<WgmmaInput::bf16, TileN, Stages>;
+template <int TileN, int Stages, int Consumers>
+using Shared = Config<WgmmaInput::bf16, TileN, Stages, Consumers>;
 static_assert(Config<WgmmaInput::tf32>::kSmemBytes == Config<WgmmaInput::bf16>::kSmemBytes &&
               Config<WgmmaInput::tf32>::kStageBytes == Config<WgmmaInput::bf16>::kStageBytes,
               "tf32 stages hold the same bytes");
@@ -147,11 +150,11 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 // kAMnMajor: A is column-major (M contiguous); kBMnMajor: B is row-major (N contiguous).
 // kDirectStore: the host has checked that D is row-major, of the input's 16-bit type, 4-byte
 // aligned with an even ldd, and that beta == 0; full tiles then store straight from registers.
-template <WgmmaInput In, int TileN, int Stages, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
-__global__ void __launch_bounds__(Config<In, TileN, Stages>::kThreads, 1)
+template <WgmmaInput In, int TileN, int Stages, int Consumers, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
+__global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads, 1)
     wgmma_tma_ws_kernel(const __grid_constant__ CUtensorMap map_a,
                         const __grid_constant__ CUtensorMap map_b, const Params p) {
-  using C = Config<In, TileN, Stages>;
+  using C = Config<In, TileN, Stages, Consumers>;
   static_assert(!kBMnMajor || TileN % 64 == 0, "an MN-major B tile is whole 64-element column blocks");
   using Mma = dev::Wgmma<C::kTileN, In, kAMnMajor ? 1 : 0, kBMnMajor ? 1 : 0>;
 
@@ -200,7 +203,9 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages>::kThreads, 1)
 
   if (warpgroup == 0) {
     // --- producer: one thread issues every TMA load --------------------------------------------
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
+    // NOTES: one consumer (a narrow tile, <= 16 accumulators) needs no registers moved; and
+    // setmaxnreg.inc would wait forever if the launch allocation could not cover it.
+    if constexpr (C::kConsumers > 1) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
     if (threadIdx.x == 0) {
       // NOTES: MN-major operands arrive as 64-element column blocks. A block wholly past M (or N)
       // is not loaded at all: its stale shared memory only feeds output rows (columns) that the
@@ -239,7 +244,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages>::kThreads, 1)
     }
   } else {
     // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 ------------
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
+    if constexpr (C::kConsumers > 1) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
     const int consumer = warpgroup - 1;
 
     // Descriptor strides (see wgmma.cuh). Both layouts put this warpgroup's 64 rows 8 KB in:
@@ -342,26 +347,28 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages>::kThreads, 1)
 // A either way: what swap-A/B needs), and sweep points (A and B K-major, bf16 only).
 enum class InstanceSet { full, narrow, sweep };
 
-template <int N, int S>
+template <int N, int S, int Consumers = 2>
 struct Variant {
-  static constexpr int kTileN = N, kStages = S;
-  static constexpr InstanceSet kSet = (N == 256 && S == 4) ? InstanceSet::full
-                                      : S == max_stages<N>()  ? InstanceSet::narrow
-                                                              : InstanceSet::sweep;
+  static constexpr int kTileN = N, kStages = S, kConsumers = Consumers;
+  static constexpr InstanceSet kSet = (N == 256 && S == 4 && Consumers == 2) ? InstanceSet::full
+                                      : S == max_stages<N, Consumers>()       ? InstanceSet::narrow
+                                                                              : InstanceSet::sweep;
 };
 
 // Calls f(Variant<N, S>{}) for the compiled variant v names; false when there is none.
 template <class F>
 bool visit_variant(Sm90WsVariant v, F&& f) {
-  switch (v.tile_n * 100 + v.stages) {
-    case 256 * 100 + 4: f(Variant<256, 4>{}); return true;
-    case 256 * 100 + 3: f(Variant<256, 3>{}); return true;
-    case 128 * 100 + 4: f(Variant<128, 4>{}); return true;
-    case 128 * 100 + max_stages<128>(): f(Variant<128, max_stages<128>()>{}); return true;
-    case 64 * 100 + 4: f(Variant<64, 4>{}); return true;
-    case 64 * 100 + max_stages<64>(): f(Variant<64, max_stages<64>()>{}); return true;
-    case 32 * 100 + max_stages<32>(): f(Variant<32, max_stages<32>()>{}); return true;
-    case 16 * 100 + max_stages<16>(): f(Variant<16, max_stages<16>()>{}); return true;
+  switch (v.consumers * 100000 + v.tile_n * 100 + v.stages) {
+    case 200000 + 256 * 100 + 4: f(Variant<256, 4>{}); return true;
+    case 200000 + 256 * 100 + 3: f(Variant<256, 3>{}); return true;
+    case 200000 + 128 * 100 + 4: f(Variant<128, 4>{}); return true;
+    case 200000 + 128 * 100 + max_stages<128>(): f(Variant<128, max_stages<128>()>{}); return true;
+    case 200000 + 64 * 100 + 4: f(Variant<64, 4>{}); return true;
+    case 200000 + 64 * 100 + max_stages<64>(): f(Variant<64, max_stages<64>()>{}); return true;
+    case 200000 + 32 * 100 + max_stages<32>(): f(Variant<32, max_stages<32>()>{}); return true;
+    case 200000 + 16 * 100 + max_stages<16>(): f(Variant<16, max_stages<16>()>{}); return true;
+    case 100000 + 32 * 100 + max_stages<32, 1>(): f(Variant<32, max_stages<32, 1>(), 1>{}); return true;
+    case 100000 + 16 * 100 + max_stages<16, 1>(): f(Variant<16, max_stages<16, 1>(), 1>{}); return true;
     default: return false;
   }
 }
@@ -369,7 +376,7 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
 template <WgmmaInput In, class V, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
 const void* kernel_function() {
   return reinterpret_cast<const void*>(
-      &wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, kAMnMajor, kBMnMajor, kDirectStore>);
+      &wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, V::kConsumers, kAMnMajor, kBMnMajor, kDirectStore>);
 }
 
 // The instance for this input and layout, or nullptr where the variant's set does not compile it.
@@ -424,7 +431,8 @@ inline constexpr int64_t kMaxTmaExtent = (int64_t{1} << 31) - 512;
 Sm90WsShape shape_of(DType input, Sm90WsVariant v) {
   Sm90WsShape out{};
   visit_variant(v, [&](auto tag) {
-    using C = Shared<decltype(tag)::kTileN, decltype(tag)::kStages>;
+    using V = decltype(tag);
+    using C = Shared<V::kTileN, V::kStages, V::kConsumers>;
     out = {C::kTileM, C::kTileN, tile_k_of(input), C::kStages, C::kThreads, static_cast<int>(C::kSmemBytes)};
   });
   return out;
@@ -433,10 +441,11 @@ Sm90WsShape shape_of(DType input, Sm90WsVariant v) {
 }  // namespace
 
 std::string to_string(Sm90WsVariant v) {
-  return "128x" + std::to_string(v.tile_n) + " s" + std::to_string(v.stages);
+  return std::to_string(64 * v.consumers) + "x" + std::to_string(v.tile_n) + " s" + std::to_string(v.stages);
 }
 
-Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n) {
+Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers) {
+  if (consumers == 1) return tile_n <= 16 ? Sm90WsVariant{16, max_stages<16, 1>(), 1} : Sm90WsVariant{32, max_stages<32, 1>(), 1};
   switch (tile_n) {
     case 128: return {128, max_stages<128>()};
     case 64: return {64, max_stages<64>()};
@@ -468,7 +477,7 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
   if (find_instance(input, v, g.a.layout == Layout::column, g.b.layout == Layout::row, false) == nullptr)
     return Status::unsupported("the " + to_string(v) + " tile is compiled for " +
                                (v.tile_n == 256 && v.stages == 4 ? std::string("K-major A and B (tf32)")
-                                : shape.stages == sm90_wgmma_ws_narrow_variant(v.tile_n).stages
+                                : shape.stages == sm90_wgmma_ws_narrow_variant(v.tile_n, v.consumers).stages
                                     ? std::string("a column-major (K-major) B only")
                                     : std::string("bf16 with A row-major and B column-major only")));
   const int64_t tiles = ((g.m + shape.tile_m - 1) / shape.tile_m) * ((g.n + shape.tile_n - 1) / shape.tile_n);
@@ -556,15 +565,11 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
                             g.beta == 0.0f && ldd % 2 == 0 && reinterpret_cast<uintptr_t>(args.d) % 4 == 0;
   const void* fn = find_instance(input, v, a_mn_major, b_mn_major, direct_store);
   if (fn == nullptr) return Status(StatusCode::internal, "sm90 wgmma: no kernel instance for this input and layout");
-  cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         shape.smem_bytes);
-  if (err != cudaSuccess)
-    return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(max dynamic smem ") +
-                                              std::to_string(shape.smem_bytes) + "): " + cudaGetErrorString(err));
+  if (Status st = allow_dynamic_smem(fn, shape.smem_bytes); !st.ok()) return st;
   const CUtensorMap* ma = &map_a.value().map;
   const CUtensorMap* mb = &map_b.value().map;
   void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), &p};
-  err = cudaLaunchKernel(fn, dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits)),
+  const cudaError_t err = cudaLaunchKernel(fn, dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits)),
                          dim3(static_cast<unsigned>(shape.threads)), kernel_args,
                          static_cast<std::size_t>(shape.smem_bytes), args.stream);
   if (err != cudaSuccess)

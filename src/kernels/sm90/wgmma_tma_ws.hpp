@@ -13,17 +13,19 @@ struct Sm90WsShape {
   int tile_m, tile_n, tile_k, stages, threads, smem_bytes;
 };
 
-// A compiled tile variant: 128 x tile_n with `stages` pipeline stages. {256, 4} is the
+// A compiled tile variant: (64 * consumers) x tile_n with `stages` pipeline stages. {256, 4} is the
 // large-problem kernel (every layout and epilogue, tf32). sm90_wgmma_ws_narrow_variant(n) for n in
 // {128, 64, 32, 16} fills shared memory with stages and takes a column-major (K-major) B: the
 // swap-A/B path runs on it. {256, 3}, {128, 4} and {64, 4} exist for the tile/stage sweep (A
 // row-major, B column-major, bf16).
+// consumers = 1 halves the tile to 64 rows (narrow tiles 16 and 32 only).
 struct Sm90WsVariant {
   int tile_n = 256;
   int stages = 4;
+  int consumers = 2;
   friend bool operator==(const Sm90WsVariant&, const Sm90WsVariant&) = default;
 };
-Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n);
+Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers = 2);
 std::string to_string(Sm90WsVariant v);
 
 Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v = {});
