@@ -27,6 +27,10 @@
 //    stage/phase counters of both agree; they are never reset (barriers initialised once).
 //  - Odd tiles_m: the second CTA of the last pair row is a ghost. It loads its partner's A (valid
 //    memory), multicasts its B half, multiplies and arrives like any CTA, and stores nothing.
+//  - TMA stores write whole 16-byte chunks of a row (measured here, and triton-lang/triton#11583):
+//    a box clipped at an N that is not a multiple of 8 still overwrites D up to the next 16-byte
+//    boundary, i.e. whatever lies in the ld padding. So the D map ends at n_tma = N & ~7 and the
+//    1-7 columns past it are read back from the C buffer and stored element by element.
 //  - The C buffer uses TMA's 128B swizzle (boxes of 64 rows x 64 columns, 8 KB): a warp's 4-byte
 //    fragment stores then hit 32 distinct banks. st.shared (generic proxy) -> fence.proxy.async
 //    -> named barrier -> one thread's TMA store + commit; before the buffer is written again that
@@ -120,6 +124,9 @@ static_assert(check_config<3>() && check_config<4>());
 // --- kernel parameters -----------------------------------------------------------------------
 struct Params {
   int64_t m, n;
+  int64_t n_tma;  // n rounded down to 8 (16 bytes): the columns the TMA store writes
+  void* d;        // for the < 8 tail columns past n_tma, stored by ordinary st.global
+  int64_t ldd;
   int64_t tiles_m, tiles_n;
   int64_t pairs_m;     // ceil(tiles_m / 2): clusters along M
   int64_t pair_tiles;  // pairs_m * tiles_n: the work items of a cluster
@@ -320,13 +327,30 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
         // The generic-proxy writes above must be visible to the TMA engine (async proxy).
         dev::fence_proxy_async_shared();
         named_barrier_sync(2 + consumer, 128);
+        const int32_t chunk_n0 = tc.n0 + chunk * C::kStoreCols;
         if (t == 0 && row0 < p.m) {
 #pragma unroll
           for (int b = 0; b < C::kStoreCols / C::kBoxCols; ++b) {
-            const int32_t col = tc.n0 + chunk * C::kStoreCols + b * C::kBoxCols;
-            if (col < p.n) dev::tma_store_2d(&map_d, c_buffer + b * C::kBoxBytes, col, row0);
+            const int32_t col = chunk_n0 + b * C::kBoxCols;
+            if (col < p.n_tma) dev::tma_store_2d(&map_d, c_buffer + b * C::kBoxBytes, col, row0);
           }
           dev::bulk_commit_group();
+        }
+        if (p.n_tma < p.n && p.n_tma >= chunk_n0 && p.n_tma < chunk_n0 + C::kStoreCols) {  // uniform
+          // The tail lies in one 8-column block of this chunk: 64 rows x up to 7 columns.
+          using Elem = std::conditional_t<In == WgmmaInput::bf16, __nv_bfloat16, __half>;
+          const int tail = static_cast<int>(p.n - p.n_tma);
+          const int local0 = static_cast<int>(p.n_tma - chunk_n0);
+          for (int i = t; i < 64 * 8; i += 128) {
+            const int r = i / 8, c = i % 8;
+            if (c >= tail || row0 + r >= p.m) continue;
+            const int local = local0 + c;
+            const uint32_t addr = c_buffer + (local / C::kBoxCols) * C::kBoxBytes + r * C::kSwizzleBytes +
+                                  ((((local % C::kBoxCols) / 8) ^ (r % 8)) * 16) + (local % 8) * C::kElementBytes;
+            uint16_t bits;
+            asm volatile("ld.shared.u16 %0, [%1];" : "=h"(bits) : "r"(addr) : "memory");
+            reinterpret_cast<uint16_t*>(static_cast<Elem*>(p.d))[(row0 + r) * p.ldd + p.n_tma + c] = bits;
+          }
         }
       }
     }
@@ -423,12 +447,19 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
   if (!map_a.ok()) return map_a.status();
   Result<TensorMap2d> map_b = make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, C3::kTileK, C3::kTileN / 2);
   if (!map_b.ok()) return map_b.status();
-  Result<TensorMap2d> map_d = make_tensor_map_2d("D", g.d.dtype, args.d, g.n, g.m, ldd, C3::kBoxCols, 64);
+  // Inner extent n & ~7 (see the NOTES on 16-byte store granularity); for n < 8 no TMA store is
+  // issued and the map only has to be valid (ldd >= 8 here, by the 16-byte ld rule).
+  const int64_t n_tma = g.n / 8 * 8;
+  Result<TensorMap2d> map_d =
+      make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, 8), g.m, ldd, C3::kBoxCols, 64);
   if (!map_d.ok()) return map_d.status();
 
   Params p{};
   p.m = g.m;
   p.n = g.n;
+  p.n_tma = n_tma;
+  p.d = args.d;
+  p.ldd = ldd;
   p.tiles_m = (g.m + C3::kTileM - 1) / C3::kTileM;
   p.tiles_n = (g.n + C3::kTileN - 1) / C3::kTileN;
   p.pairs_m = (p.tiles_m + 1) / 2;
