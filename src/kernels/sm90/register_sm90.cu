@@ -5,6 +5,7 @@
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "kernels/sm90/wgmma_tma_ws_cluster.hpp"
 #include "kernels/sm90/wgmma_tma_ws_persistent.hpp"
+#include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
@@ -181,6 +182,22 @@ KernelEntry swap_entry(std::string_view name) {
   e.function = [] { return sm90_wgmma_ws_function(In, false, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
   return e;
 }
+
+// wgmma_ws_persistent_cluster.cu: persistent grid of 2-CTA clusters (B multicast), the ring of
+// stages running across tiles, TMA-store epilogue; TN with a row-major 16-bit D and beta == 0
+// only. kMaxClusters caps the grid (0: every cluster that fits; 64: 128 CTAs, the reference's
+// choice, which at the peak shapes needs no more tile rounds than 66 clusters).
+template <DType In, int kStages, int kMaxClusters = 0>
+KernelEntry pc_entry(std::string_view name) {
+  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pc_shape(kStages));
+  e.cluster_m = 2;
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pc_supports(g, In); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pc_launch(a, In, kStages, kMaxClusters); };
+  e.function = [] { return sm90_wgmma_ws_pc_function(In, kStages); };
+  e.workspace_bytes = nullptr;
+  e.preference = 0;  // not yet measured to win; by name only
+  return e;
+}
 }  // namespace
 
 void register_sm90_kernels(std::vector<KernelEntry>& table) {
@@ -202,6 +219,12 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(ws_entry<DType::f16, true, true>("sm90_wgmma_f16_128x256x64_s4_ws_persistent_ds"));
   table.push_back(cluster_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_ds_c2x1"));
   table.push_back(cluster_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_ds_c2x1"));
+  table.push_back(pc_entry<DType::bf16, 3>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::bf16, 4>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::f16, 3>("sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::f16, 4>("sm90_wgmma_f16_128x256x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::bf16, 3, 64>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128"));
+  table.push_back(pc_entry<DType::bf16, 4, 64>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore_g128"));
   // TF32 (f32 storage) on m64n256k8: K-major A and B only, BK = 32 (the same 128-byte rows); the
   // plain kernel's preference, so gemm() takes it over sm80_mma_sync_tf32 where it applies.
   table.push_back(ws_entry<DType::tf32>("sm90_wgmma_tf32_128x256x32_s4_ws"));

@@ -1,0 +1,507 @@
+// Persistent, clustered, TMA-store warp-specialized wgmma GEMM: the pieces of wgmma_tma_ws.cu
+// (128x256x64 tile, one producer and two m64n256k16 consumer warpgroups), the persistent kernel
+// (the ring of stages continues across tiles) and the cluster kernel (2 CTAs along M share B by
+// TMA multicast) in one kernel, with an epilogue that stores through shared memory by TMA.
+//
+// Why (bench/NOTES.md, "Hopper at peak"): the best kernel so far (`_ws_ds`) keeps the tensor pipe
+// ~77% busy at 4096^3. The public reference design at ~107% of cuBLAS on H100 (pranjalssh/fast.cu
+// matmul_11/12) differs from ours in exactly these points: persistent *and* clustered (our cluster
+// kernel is one cold CTA per tile, two cluster barriers per tile), a TMA-store epilogue that
+// overlaps the next tile's mainloop instead of 64 STG per thread, one empty-barrier arrival per
+// consumer warpgroup instead of per warp, and a grid of 64 clusters.
+//
+// NOTES:
+//  - Shared memory (227 KB): a stage is 48 KB (A 128x64 + B 256x64). kStages = 3 keeps a whole
+//    128x256 16-bit C tile (64 KB), one TMA store round per tile whose smem reads overlap the
+//    next mainloop; kStages = 4 (one more k-block of lookahead) leaves room for 32 KB of C only,
+//    so each consumer stores its 64x256 slab in two 64x128 halves, the second waiting until TMA
+//    has read the first (~16 KB, a few hundred cycles). Both are instantiated; the bench decides.
+//  - Each CTA multicasts one 128-row half of B into both CTAs, so a stage in CTA r is written by
+//    both producers: a producer refills a stage only when the consumers of *both* CTAs released
+//    it. Empty barriers count 2 CTAs x 2 consumer warpgroups; one thread per warpgroup arrives
+//    locally and on the peer (mapa + mbarrier.arrive.shared::cluster) once wgmma.wait_group says
+//    the warpgroup's reads of the stage are done. Full barriers expect A plus both B halves; the
+//    peer's half may land before this CTA's arrive.expect_tx (the tx count goes negative until
+//    then), never before this CTA's consumers freed the stage.
+//  - Both CTAs of a cluster walk the same pair-tiles with the same k-block count, so the running
+//    stage/phase counters of both agree; they are never reset (barriers initialised once).
+//  - Odd tiles_m: the second CTA of the last pair row is a ghost. It loads its partner's A (valid
+//    memory), multicasts its B half, multiplies and arrives like any CTA, and stores nothing.
+//  - TMA stores write whole 16-byte chunks of a row (measured here, and triton-lang/triton#11583):
+//    a box clipped at an N that is not a multiple of 8 still overwrites D up to the next 16-byte
+//    boundary, i.e. whatever lies in the ld padding. So the D map ends at n_tma = N & ~7 and the
+//    1-7 columns past it are read back from the C buffer and stored element by element.
+//  - The C buffer uses TMA's 128B swizzle (boxes of 64 rows x 64 columns, 8 KB): a warp's 4-byte
+//    fragment stores then hit 32 distinct banks. st.shared (generic proxy) -> fence.proxy.async
+//    -> named barrier -> one thread's TMA store + commit; before the buffer is written again that
+//    thread waits cp.async.bulk.wait_group.read 0, then the warpgroup's named barrier.
+//
+// Reads top to bottom: config and static asserts; shared-memory layout; tile order; producer;
+// consumer; epilogue; host launch and supports().
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "kernels/common/cluster.cuh"
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/tensor_map.hpp"
+#include "kernels/common/tma.cuh"
+#include "kernels/common/wgmma.cuh"
+#include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
+
+namespace tcgemm {
+namespace {
+
+using dev::WgmmaInput;
+
+// --- config ----------------------------------------------------------------------------------
+template <int Stages>
+struct Config {
+  static constexpr int kTileM = 128;
+  static constexpr int kTileN = 256;
+  static constexpr int kTileK = 64;  // one 128-byte swizzle row of a 16-bit type
+  static constexpr int kStages = Stages;
+  static constexpr int kConsumers = 2;                     // warpgroups, 64 rows of the tile each
+  static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
+  static constexpr int kElementBytes = 2;
+  static constexpr int kMmaK = 16;
+  static constexpr int kClusterM = 2;   // CTAs per cluster, along M, sharing B
+  // Pair rows (2 tile rows each) per raster group: 8 pairs = 16 tile rows. For a wave of ~132
+  // tiles of 128x256, r tile rows x c tile columns, L2->DRAM traffic per wave is ~ r*|A row| +
+  // c*|B column| = (r + 2c) x 128 rows of K, least at r = 2c: ~16 x 8.
+  static constexpr int kGroupPairs = 8;
+
+  static constexpr uint32_t kSwizzleBytes = 128;
+  static constexpr uint32_t kAtomBytes = 8 * kSwizzleBytes;                      // 1024
+  static constexpr uint32_t kABytes = kTileM * kTileK * kElementBytes;           // 16 KB
+  static constexpr uint32_t kBBytes = kTileN * kTileK * kElementBytes;           // 32 KB
+  static constexpr uint32_t kBHalfBytes = kBBytes / 2;                           // 16 KB
+  static constexpr uint32_t kStageBytes = kABytes + kBBytes;                     // 48 KB
+
+  // C staging: each consumer writes kStoreCols columns of its 64 rows at a time, as 64x64 boxes
+  // of 128B-swizzled 16-bit values (the TMA store box; 128 bytes is the swizzle's row limit).
+  static constexpr int kStoreCols = Stages == 3 ? 256 : 128;
+  static constexpr int kBoxCols = 64;
+  static constexpr uint32_t kBoxBytes = 64 * kBoxCols * kElementBytes;           // 8 KB
+  static constexpr uint32_t kConsumerCBytes = 64 * kStoreCols * kElementBytes;   // 32 or 16 KB
+  static constexpr uint32_t kCBytes = kConsumers * kConsumerCBytes;              // 64 or 32 KB
+
+  static constexpr uint32_t kBarrierBytes = 2 * kStages * 8;  // full + empty
+  // NOTES: dynamic shared memory is only guaranteed 16-byte aligned; 128B swizzle wants every
+  // tile on a 1024-byte boundary, so we over-allocate one atom and align by hand.
+  static constexpr uint32_t kSmemBytes = kStages * kStageBytes + kCBytes + kBarrierBytes + kAtomBytes;
+
+  // setmaxnreg: 40*128 + 232*256 = 64512 <= 65536 (the producer computes 64-bit tile coordinates).
+  static constexpr int kProducerRegisters = 40;
+  static constexpr int kConsumerRegisters = 232;
+  static constexpr int kAccumulators = kTileN / 2;  // m64nN: N/2 floats per thread
+};
+
+template <int S>
+constexpr bool check_config() {
+  using C = Config<S>;
+  static_assert(S == 3 || S == 4, "3 stages + a 64 KB C tile, or 4 stages + 32 KB");
+  static_assert(C::kTileK * C::kElementBytes == C::kSwizzleBytes, "BK must fill exactly one 128-byte swizzle row");
+  static_assert(C::kTileM == 64 * C::kConsumers, "each consumer warpgroup owns 64 rows (m64)");
+  static_assert(C::kTileN % C::kStoreCols == 0 && C::kStoreCols % C::kBoxCols == 0,
+                "C is stored in whole 64-column boxes");
+  static_assert(C::kABytes % C::kAtomBytes == 0 && C::kBHalfBytes % C::kAtomBytes == 0 &&
+                    C::kBoxBytes % C::kAtomBytes == 0,
+                "every stage, B half and C box must start on a 1024-byte swizzle atom");
+  static_assert(C::kSmemBytes <= 227 * 1024, "over the 227 KB per-block shared-memory limit");
+  static_assert(128 * C::kProducerRegisters + 128 * C::kConsumers * C::kConsumerRegisters <= 65536,
+                "register budget over the 64K-register file");
+  return true;
+}
+static_assert(check_config<3>() && check_config<4>());
+
+// --- kernel parameters -----------------------------------------------------------------------
+struct Params {
+  int64_t m, n;
+  int64_t n_tma;  // n rounded down to 8 (16 bytes): the columns the TMA store writes
+  void* d;        // for the < 8 tail columns past n_tma, stored by ordinary st.global
+  int64_t ldd;
+  int64_t tiles_m, tiles_n;
+  int64_t pairs_m;     // ceil(tiles_m / 2): clusters along M
+  int64_t pair_tiles;  // pairs_m * tiles_n: the work items of a cluster
+  int k_tiles;
+  float alpha;
+};
+
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+__device__ __forceinline__ void st_shared_b32(uint32_t addr, uint32_t v) {
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+
+// Tile order, shared by producer and consumers: pair-tile pt (a cluster's work item) -> tile
+// coordinates. Groups of kGroupPairs pair rows sweep all tile columns, so the clusters resident
+// at once share B columns and a band of A rows in L2. Static stride: pt = cluster + i * clusters.
+struct TileCoord {
+  int32_t m0, n0;
+  bool ghost;  // odd tiles_m: nothing of this CTA's tile to store
+};
+
+template <int S>
+__device__ __forceinline__ TileCoord tile_coord(int64_t pt, uint32_t rank, const Params& p) {
+  using C = Config<S>;
+  const int64_t group_tiles = C::kGroupPairs * p.tiles_n;
+  const int64_t first_pm = (pt / group_tiles) * C::kGroupPairs;
+  const int64_t group_rows = min(p.pairs_m - first_pm, static_cast<int64_t>(C::kGroupPairs));
+  const int64_t in_group = pt % group_tiles;
+  const int64_t pair_m = first_pm + in_group % group_rows;
+  const int64_t tile_n = in_group / group_rows;
+  const bool ghost = C::kClusterM * pair_m + rank >= p.tiles_m;
+  const int64_t tile_m = ghost ? C::kClusterM * pair_m : C::kClusterM * pair_m + rank;
+  return {static_cast<int32_t>(tile_m * C::kTileM), static_cast<int32_t>(tile_n * C::kTileN), ghost};
+}
+
+// --- the kernel ------------------------------------------------------------------------------
+template <WgmmaInput In, int S>
+__global__ void __launch_bounds__(Config<S>::kThreads, 1)
+    wgmma_ws_persistent_cluster_kernel(const __grid_constant__ CUtensorMap map_a,
+                                       const __grid_constant__ CUtensorMap map_b,
+                                       const __grid_constant__ CUtensorMap map_d, const Params p) {
+  using C = Config<S>;
+  using Mma = dev::Wgmma<C::kTileN, In, 0, 0>;  // K-major A and B
+
+  // Shared memory, carved in one place: [A stages][B stages][C buffers][full][empty].
+  extern __shared__ uint8_t smem_raw[];
+  const uint32_t raw = dev::smem_addr(smem_raw);
+  const uint32_t base = (raw + C::kAtomBytes - 1) & ~(C::kAtomBytes - 1);
+  const uint32_t a_smem = base;
+  const uint32_t b_smem = a_smem + C::kStages * C::kABytes;
+  const uint32_t c_smem = b_smem + C::kStages * C::kBBytes;
+  const uint32_t full_bar = c_smem + C::kCBytes;
+  const uint32_t empty_bar = full_bar + C::kStages * 8;
+  auto a_stage = [&](int s) { return a_smem + s * C::kABytes; };
+  auto b_stage = [&](int s) { return b_smem + s * C::kBBytes; };
+  auto full = [&](int s) { return full_bar + 8 * s; };
+  auto empty = [&](int s) { return empty_bar + 8 * s; };
+
+  const int warpgroup = threadIdx.x / 128;
+  const int t = threadIdx.x % 128;
+
+  if (threadIdx.x == 0) {
+    dev::tma_prefetch_descriptor(&map_a);
+    dev::tma_prefetch_descriptor(&map_b);
+    dev::tma_prefetch_descriptor(&map_d);
+    for (int s = 0; s < C::kStages; ++s) {
+      dev::mbarrier_init(full(s), 1);  // the producer's arrive.expect_tx
+      dev::mbarrier_init(empty(s), C::kClusterM * C::kConsumers);  // one per consumer warpgroup, both CTAs
+    }
+    dev::mbarrier_init_fence();
+  }
+  dev::cluster_sync();  // the peer's barriers are initialised before anything targets them
+
+  const uint32_t rank = dev::cluster_ctarank();
+  const uint32_t peer = rank ^ 1u;
+  const int64_t cluster = blockIdx.x / C::kClusterM;
+  const int64_t clusters = gridDim.x / C::kClusterM;
+
+  if (warpgroup == 0) {
+    // --- producer: one thread issues every TMA load, running ahead across tiles ----------------
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
+    if (t == 0) {
+      constexpr uint16_t kBothCtas = 0x3;
+      int s = 0;
+      uint32_t phase = 0;
+      for (int64_t pt = cluster; pt < p.pair_tiles; pt += clusters) {
+        const TileCoord tc = tile_coord<S>(pt, rank, p);
+        // A B half wholly past N is not loaded: its stale shared memory only feeds columns that
+        // the (clipped) TMA store never writes. Both CTAs see the same n0, so count the same bytes.
+        const bool b_upper_half = tc.n0 + C::kTileN / 2 < p.n;
+        const uint32_t stage_bytes = C::kABytes + (b_upper_half ? 2 : 1) * C::kBHalfBytes;
+        const int32_t b_row = tc.n0 + static_cast<int32_t>(rank) * (C::kTileN / 2);
+        for (int kt = 0; kt < p.k_tiles; ++kt) {
+          // Parity phase ^ 1: the stage's previous use released by both CTAs' consumers (on a
+          // fresh barrier, the first round passes at once).
+          dev::mbarrier_wait(empty(s), phase ^ 1);
+          dev::mbarrier_arrive_expect_tx(full(s), stage_bytes);
+          const int32_t k0 = kt * C::kTileK;
+          dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, tc.m0);  // box 64(K) x 128(M)
+          if (rank == 0 || b_upper_half)  // box 64(K) x 128(N), to both CTAs
+            dev::tma_load_2d_multicast(b_stage(s) + rank * C::kBHalfBytes, &map_b, full(s), k0, b_row, kBothCtas);
+          if (++s == C::kStages) {
+            s = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+  } else {
+    // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 ------------
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
+    const int consumer = warpgroup - 1;
+    const int lane = t % 32;
+    const int warp_in_group = t / 32;
+    const uint32_t a_offset = consumer * 64 * C::kSwizzleBytes;
+    const uint32_t peer_empty_bar = dev::map_to_rank(empty_bar, peer);
+    auto release = [&](int s) {
+      if (t == 0) {
+        dev::mbarrier_arrive(empty(s));
+        dev::mbarrier_arrive_cluster(peer_empty_bar + 8 * s);
+      }
+    };
+
+    // This thread's place in each 64x64 C box (see the epilogue): fragment rows 16w + l/4 (+8),
+    // 128B swizzle XORs the 16-byte chunk index with the row mod 8, which is l/4 for both rows.
+    const uint32_t c_buffer = c_smem + consumer * C::kConsumerCBytes;
+    const int frag_row = warp_in_group * 16 + lane / 4;
+    const uint32_t c_thread = c_buffer + frag_row * C::kSwizzleBytes + 4 * (lane % 4);
+    const uint32_t swz = static_cast<uint32_t>(lane / 4);
+
+    float acc[C::kAccumulators];
+#pragma unroll
+    for (int i = 0; i < C::kAccumulators; ++i) acc[i] = 0.0f;
+    int s = 0;
+    uint32_t phase = 0;
+    for (int64_t pt = cluster; pt < p.pair_tiles; pt += clusters) {
+      const TileCoord tc = tile_coord<S>(pt, rank, p);
+      int prev = 0;
+      for (int kt = 0; kt < p.k_tiles; ++kt) {
+        dev::mbarrier_wait(full(s), phase);
+        const uint64_t desc_a = dev::make_smem_desc_sw128(a_stage(s) + a_offset, 16, C::kAtomBytes);
+        const uint64_t desc_b = dev::make_smem_desc_sw128(b_stage(s), 16, C::kAtomBytes);
+#pragma unroll
+        for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+        dev::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
+          Mma::mma(acc, dev::desc_advance(desc_a, kk * C::kMmaK * C::kElementBytes),
+                   dev::desc_advance(desc_b, kk * C::kMmaK * C::kElementBytes), (kt > 0 || kk > 0) ? 1u : 0u);
+        dev::wgmma_commit_group();
+#pragma unroll
+        for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+        // Keep this k-block's MMAs in flight; the previous one has finished reading its stage.
+        dev::wgmma_wait_group<1>();
+        if (kt > 0) release(prev);
+        prev = s;
+        if (++s == C::kStages) {
+          s = 0;
+          phase ^= 1;
+        }
+      }
+      dev::wgmma_wait_group<0>();
+#pragma unroll
+      for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+      // Released before the epilogue, so both producers refill it while the epilogue runs.
+      release(prev);
+
+      // --- epilogue: alpha*acc -> 16-bit -> swizzled C boxes in shared -> TMA store -------------
+      if (tc.ghost) continue;  // uniform across the CTA
+      const int32_t row0 = tc.m0 + consumer * 64;
+#pragma unroll
+      for (int chunk = 0; chunk < C::kTileN / C::kStoreCols; ++chunk) {
+        // The previous store from this buffer (last chunk or last tile) has been read out.
+        if (t == 0) dev::bulk_wait_group_read<0>();
+        named_barrier_sync(2 + consumer, 128);
+#pragma unroll
+        for (int jj = 0; jj < C::kStoreCols / 8; ++jj) {
+          // m64nNk16 f32 fragment: for each 8-column block j, rows 16w + l/4 (+8 for h = 1) and
+          // columns 8j + 2(l%4) (+1) are acc[4j + 2h + e]; one 16-byte chunk per j in a 128-byte row.
+          const int j = chunk * C::kStoreCols / 8 + jj;
+          const uint32_t box = static_cast<uint32_t>(jj / 8);
+          const uint32_t chunk16 = (static_cast<uint32_t>(jj % 8) ^ swz) * 16;
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            uint32_t packed;
+            if constexpr (In == WgmmaInput::bf16) {
+              const __nv_bfloat162 v = __floats2bfloat162_rn(p.alpha * acc[4 * j + 2 * h], p.alpha * acc[4 * j + 2 * h + 1]);
+              packed = *reinterpret_cast<const uint32_t*>(&v);
+            } else {
+              const __half2 v = __floats2half2_rn(p.alpha * acc[4 * j + 2 * h], p.alpha * acc[4 * j + 2 * h + 1]);
+              packed = *reinterpret_cast<const uint32_t*>(&v);
+            }
+            st_shared_b32(c_thread + box * C::kBoxBytes + h * 8 * C::kSwizzleBytes + chunk16, packed);
+          }
+        }
+        // The generic-proxy writes above must be visible to the TMA engine (async proxy).
+        dev::fence_proxy_async_shared();
+        named_barrier_sync(2 + consumer, 128);
+        const int32_t chunk_n0 = tc.n0 + chunk * C::kStoreCols;
+        if (t == 0 && row0 < p.m) {
+#pragma unroll
+          for (int b = 0; b < C::kStoreCols / C::kBoxCols; ++b) {
+            const int32_t col = chunk_n0 + b * C::kBoxCols;
+            if (col < p.n_tma) dev::tma_store_2d(&map_d, c_buffer + b * C::kBoxBytes, col, row0);
+          }
+          dev::bulk_commit_group();
+        }
+        if (p.n_tma < p.n && p.n_tma >= chunk_n0 && p.n_tma < chunk_n0 + C::kStoreCols) {  // uniform
+          // The tail lies in one 8-column block of this chunk: 64 rows x up to 7 columns.
+          using Elem = std::conditional_t<In == WgmmaInput::bf16, __nv_bfloat16, __half>;
+          const int tail = static_cast<int>(p.n - p.n_tma);
+          const int local0 = static_cast<int>(p.n_tma - chunk_n0);
+          for (int i = t; i < 64 * 8; i += 128) {
+            const int r = i / 8, c = i % 8;
+            if (c >= tail || row0 + r >= p.m) continue;
+            const int local = local0 + c;
+            const uint32_t addr = c_buffer + (local / C::kBoxCols) * C::kBoxBytes + r * C::kSwizzleBytes +
+                                  ((((local % C::kBoxCols) / 8) ^ (r % 8)) * 16) + (local % 8) * C::kElementBytes;
+            uint16_t bits;
+            asm volatile("ld.shared.u16 %0, [%1];" : "=h"(bits) : "r"(addr) : "memory");
+            reinterpret_cast<uint16_t*>(static_cast<Elem*>(p.d))[(row0 + r) * p.ldd + p.n_tma + c] = bits;
+          }
+        }
+      }
+    }
+    // Shared memory must stay until every store has read it out (and D is written).
+    if (t == 0) dev::bulk_wait_group<0>();
+  }
+  // The peer still multicasts into this CTA and arrives on its barriers until its last k-block.
+  dev::cluster_sync();
+}
+
+// --- host side -------------------------------------------------------------------------------
+template <WgmmaInput In, int S>
+const void* kernel_function() {
+  return reinterpret_cast<const void*>(&wgmma_ws_persistent_cluster_kernel<In, S>);
+}
+
+const void* pick_function(DType input, int stages) {
+  if (input == DType::bf16)
+    return stages == 3 ? kernel_function<WgmmaInput::bf16, 3>() : kernel_function<WgmmaInput::bf16, 4>();
+  return stages == 3 ? kernel_function<WgmmaInput::f16, 3>() : kernel_function<WgmmaInput::f16, 4>();
+}
+
+cudaLaunchAttribute cluster_attribute() {
+  cudaLaunchAttribute a{};
+  a.id = cudaLaunchAttributeClusterDimension;
+  a.val.clusterDim.x = 2;
+  a.val.clusterDim.y = 1;
+  a.val.clusterDim.z = 1;
+  return a;
+}
+
+// How many 2-CTA clusters of this kernel fit on the device at once (a 2-CTA cluster needs two
+// free SMs in one GPC), asked once per device and kernel instance.
+Result<int> resident_clusters(const void* fn, uint32_t smem_bytes) {
+  constexpr int kMaxDevices = 64, kInstances = 4;
+  static std::atomic<int> cache[kMaxDevices][kInstances] = {};
+  const int instance = fn == kernel_function<WgmmaInput::bf16, 3>()   ? 0
+                       : fn == kernel_function<WgmmaInput::bf16, 4>() ? 1
+                       : fn == kernel_function<WgmmaInput::f16, 3>()  ? 2
+                                                                      : 3;
+  int dev = 0;
+  cudaError_t err = cudaGetDevice(&dev);
+  if (err != cudaSuccess) return Status(StatusCode::cuda_error, std::string("cudaGetDevice: ") + cudaGetErrorString(err));
+  const bool cacheable = dev >= 0 && dev < kMaxDevices;
+  if (cacheable) {
+    if (const int cached = cache[dev][instance].load(std::memory_order_relaxed); cached > 0) return cached;
+  }
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(2);
+  cfg.blockDim = dim3(Config<3>::kThreads);
+  cfg.dynamicSmemBytes = smem_bytes;
+  cudaLaunchAttribute attr = cluster_attribute();
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  int clusters = 0;
+  err = cudaOccupancyMaxActiveClusters(&clusters, fn, &cfg);
+  if (err != cudaSuccess || clusters <= 0)
+    return Status(StatusCode::cuda_error, std::string("cudaOccupancyMaxActiveClusters: ") +
+                                              (err != cudaSuccess ? cudaGetErrorString(err) : "no cluster fits"));
+  if (cacheable) cache[dev][instance].store(clusters, std::memory_order_relaxed);
+  return clusters;
+}
+
+}  // namespace
+
+Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input) {
+  if (input != DType::bf16 && input != DType::f16)
+    return Status::unsupported("the persistent cluster kernel takes bf16 or f16 inputs");
+  if (g.a.layout != Layout::row || g.b.layout != Layout::column)
+    return Status::unsupported("the persistent cluster kernel needs K-major A and B (A row-major, B column-major)");
+  if (g.d.layout != Layout::row || g.d.dtype != input)
+    return Status::unsupported("the persistent cluster kernel stores D row-major in the input type (" +
+                               std::string(to_string(input)) + "); got " + std::string(to_string(g.d.dtype)) +
+                               (g.d.layout == Layout::row ? " row-major" : " column-major"));
+  if (g.beta != 0.0f)
+    return Status::unsupported("the persistent cluster kernel's TMA-store epilogue does not read C (beta must be 0)");
+  if (g.m < 1 || g.n < 1 || g.k < 1) return Status::unsupported("m, n and k must be at least 1");
+  if (Status s = sm90_wgmma_ws_supports(g, input); !s.ok()) return s;  // dtypes, A/B TMA rules, extents
+  if (Status s = check_tma_operand("D", g.d.dtype, g.d.pointer_alignment, effective_ld(g.d, extent_c(g))); !s.ok())
+    return s;
+  return Status::success();
+}
+
+Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters) {
+  const GemmDesc& g = args.desc;
+  if (stages != 3 && stages != 4) return Status(StatusCode::internal, "persistent cluster kernel: stages must be 3 or 4");
+  if (args.a == nullptr || args.b == nullptr || args.d == nullptr)
+    return Status::invalid("A, B and D must be non-null");
+  const int64_t lda = effective_ld(g.a, extent_a(g));
+  const int64_t ldb = effective_ld(g.b, extent_b(g));
+  const int64_t ldd = effective_ld(g.d, extent_c(g));
+  using C3 = Config<3>;
+  Result<TensorMap2d> map_a = make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, C3::kTileK, C3::kTileM);
+  if (!map_a.ok()) return map_a.status();
+  Result<TensorMap2d> map_b = make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, C3::kTileK, C3::kTileN / 2);
+  if (!map_b.ok()) return map_b.status();
+  // Inner extent n & ~7 (see the NOTES on 16-byte store granularity); for n < 8 no TMA store is
+  // issued and the map only has to be valid (ldd >= 8 here, by the 16-byte ld rule).
+  const int64_t n_tma = g.n / 8 * 8;
+  Result<TensorMap2d> map_d =
+      make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, 8), g.m, ldd, C3::kBoxCols, 64);
+  if (!map_d.ok()) return map_d.status();
+
+  Params p{};
+  p.m = g.m;
+  p.n = g.n;
+  p.n_tma = n_tma;
+  p.d = args.d;
+  p.ldd = ldd;
+  p.tiles_m = (g.m + C3::kTileM - 1) / C3::kTileM;
+  p.tiles_n = (g.n + C3::kTileN - 1) / C3::kTileN;
+  p.pairs_m = (p.tiles_m + 1) / 2;
+  p.pair_tiles = p.pairs_m * p.tiles_n;
+  p.k_tiles = static_cast<int>((g.k + C3::kTileK - 1) / C3::kTileK);
+  p.alpha = g.alpha;
+  if (p.pair_tiles <= 0) return Status::success();
+
+  const void* fn = pick_function(input, stages);
+  const uint32_t smem = stages == 3 ? Config<3>::kSmemBytes : Config<4>::kSmemBytes;
+  cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+  if (err != cudaSuccess)
+    return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(max dynamic smem ") +
+                                              std::to_string(smem) + "): " + cudaGetErrorString(err));
+  Result<int> resident = resident_clusters(fn, smem);
+  if (!resident.ok()) return resident.status();
+  int64_t clusters = std::min<int64_t>(p.pair_tiles, resident.value());
+  if (max_clusters > 0) clusters = std::min<int64_t>(clusters, max_clusters);
+
+  const CUtensorMap* ma = &map_a.value().map;
+  const CUtensorMap* mb = &map_b.value().map;
+  const CUtensorMap* md = &map_d.value().map;
+  void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), const_cast<CUtensorMap*>(md), &p};
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>(2 * clusters));
+  cfg.blockDim = dim3(C3::kThreads);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = args.stream;
+  cudaLaunchAttribute attr = cluster_attribute();
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  err = cudaLaunchKernelExC(&cfg, fn, kernel_args);
+  if (err != cudaSuccess)
+    return Status(StatusCode::cuda_error, std::string("sm90 persistent cluster launch failed: ") + cudaGetErrorString(err));
+  return Status::success();
+}
+
+const void* sm90_wgmma_ws_pc_function(DType input, int stages) { return pick_function(input, stages); }
+
+Sm90WsShape sm90_wgmma_ws_pc_shape(int stages) {
+  return {Config<3>::kTileM, Config<3>::kTileN, Config<3>::kTileK, stages, Config<3>::kThreads,
+          static_cast<int>(stages == 3 ? Config<3>::kSmemBytes : Config<4>::kSmemBytes)};
+}
+
+}  // namespace tcgemm

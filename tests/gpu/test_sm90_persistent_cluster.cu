@@ -1,0 +1,227 @@
+// The persistent, 2-CTA-cluster, TMA-store wgmma kernel (src/kernels/sm90/
+// wgmma_ws_persistent_cluster.cu) against the device reference: bf16 and f16, 3 and 4 stages, fresh
+// random inputs, D poisoned with NaN first (and its padding checked untouched), M/N/K tails, odd
+// tile-row counts (the ghost CTA of the last cluster), K not a multiple of 64, alpha != 1, padded
+// leading dimensions. Grids capped at 1-3 clusters make one cluster walk many tiles, so the ring of
+// stages and the C buffer's TMA-store waits cross tile boundaries even at small sizes. Host checks:
+// what supports() refuses, and why.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gpu/gpu_test_util.hpp"
+#include "gpu/sm90_test_util.cuh"
+#include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
+#include "runtime/device_reference.hpp"
+#include "runtime/registry.hpp"
+
+namespace tcgemm {
+namespace {
+
+#define CUDA_OK(x) ASSERT_EQ((x), cudaSuccess) << #x << ": " << cudaGetErrorString(cudaGetLastError())
+
+constexpr const char* kNames[] = {
+    "sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore",      "sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore",
+    "sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore",       "sm90_wgmma_f16_128x256x64_s4_pc2x1_tmastore",
+    "sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128", "sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore_g128"};
+
+int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+// A TN problem with row-major D of the input type, lds padded to TMA's 16 bytes plus `extra`.
+GemmDesc make_problem(DType input, Shape s, int64_t extra, float alpha) {
+  GemmDesc g;
+  g.m = s.m;
+  g.n = s.n;
+  g.k = s.k;
+  g.a = {input, Layout::row, round_up(s.k, 8) + extra};
+  g.b = {input, Layout::column, round_up(s.k, 8) + 2 * extra};
+  g.d = {input, Layout::row, round_up(s.n, 8) + extra};
+  g.c = g.d;
+  g.alpha = alpha;
+  g.beta = 0.0f;
+  return g;
+}
+
+// Runs the kernel (through the registry when max_clusters < 0, else the launch with that grid cap)
+// and compares every element of D with the device reference; D's ld padding must stay NaN.
+void run_and_check(const char* name, DType input, int stages, int max_clusters, const GemmDesc& g) {
+  const KernelEntry* k = find_kernel(name);
+  ASSERT_NE(k, nullptr) << name;
+  const Status sup = k->supports(g);
+  ASSERT_TRUE(sup.ok()) << sup.message();
+
+  const size_t na = stored_elements(extent_a(g), g.a.layout, g.a.ld);
+  const size_t nb = stored_elements(extent_b(g), g.b.layout, g.b.ld);
+  const size_t nd = stored_elements(extent_c(g), g.d.layout, g.d.ld);
+  DeviceBuffer A(na * 2), B(nb * 2), D(nd * 2), ref(g.m * g.n * sizeof(float)), got(g.m * g.n * sizeof(float));
+  ASSERT_TRUE(A.p && B.p && D.p && ref.p && got.p);
+  fill(A.p, na, input);
+  fill(B.p, nb, input);
+  CUDA_OK(cudaMemset(D.p, 0xFF, nd * 2));  // NaN in f16 and bf16
+
+  GemmArgs args;
+  args.desc = g;
+  args.a = A.p;
+  args.b = B.p;
+  args.d = D.p;
+  const Status run = max_clusters < 0 ? k->launch(args) : sm90_wgmma_ws_pc_launch(args, input, stages, max_clusters);
+  ASSERT_TRUE(run.ok()) << run.message();
+  CUDA_OK(cudaDeviceSynchronize());
+
+  ASSERT_TRUE(reference_gemm_device(g, A.p, B.p, nullptr, static_cast<float*>(ref.p), false).ok());
+  ASSERT_TRUE(convert_to_float_device(g, D.p, static_cast<float*>(got.p)).ok());
+  CUDA_OK(cudaDeviceSynchronize());
+  std::vector<float> r(g.m * g.n), d(g.m * g.n);
+  CUDA_OK(cudaMemcpy(r.data(), ref.p, r.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(d.data(), got.p, d.size() * sizeof(float), cudaMemcpyDeviceToHost));
+
+  const double eps = input == DType::bf16 ? 1e-2 : 5e-3;
+  const double floor = 0.1 * eps * std::sqrt(static_cast<double>(g.k)) * std::fabs(g.alpha);
+  double diff2 = 0, ref2 = 0;
+  int64_t bad = 0, first_bad = -1;
+  for (size_t i = 0; i < r.size(); ++i) {
+    const double a = d[i], b = r[i];
+    diff2 += (a - b) * (a - b);
+    ref2 += b * b;
+    const bool ok = std::isfinite(a) && std::fabs(a - b) <= eps * (std::fabs(a) + std::fabs(b)) + floor;
+    if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
+  }
+  EXPECT_EQ(bad, 0) << bad << " of " << r.size() << " elements off; first at (" << first_bad / g.n << ", "
+                    << first_bad % g.n << "): got " << d[first_bad] << ", want " << r[first_bad];
+  EXPECT_LE(std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-30), eps);
+
+  // The TMA store clips at N: the padding columns of each row keep their poison.
+  if (g.d.ld > g.n) {
+    std::vector<uint16_t> raw(nd);
+    CUDA_OK(cudaMemcpy(raw.data(), D.p, nd * 2, cudaMemcpyDeviceToHost));
+    int64_t touched = 0;
+    for (int64_t row = 0; row < g.m; ++row)
+      for (int64_t c = g.n; c < g.d.ld; ++c) touched += raw[row * g.d.ld + c] != 0xFFFF;
+    EXPECT_EQ(touched, 0) << "the kernel wrote into D's ld padding";
+  }
+}
+
+// --- every instance x shapes x grid caps --------------------------------------------------------
+const Shape kShapes[] = {
+    {1, 1, 1},          {7, 7, 7},         {33, 33, 33},       {129, 129, 129},   {255, 255, 255},
+    {257, 257, 257},    {1000, 1000, 1001}, {4097, 256, 64},   {384, 512, 200},   {640, 300, 96},
+    {2048, 2048, 2048}, {1152, 2304, 777},  {4096, 1024, 4096}};
+
+// instance index into kNames, shape index, grid cap (-1: the registry entry; else clusters)
+using Case = std::tuple<int, int, int>;
+
+class Sm90PersistentCluster : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Sm90PersistentCluster, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [instance, shape_index, max_clusters] = GetParam();
+  const DType input = instance == 2 || instance == 3 ? DType::f16 : DType::bf16;
+  const int stages = instance % 2 == 0 ? 3 : 4;
+  const float alphas[] = {1.0f, 0.75f, -1.25f};
+  const GemmDesc g = make_problem(input, kShapes[shape_index], shape_index % 3 == 1 ? 8 : 0, alphas[shape_index % 3]);
+  run_and_check(kNames[instance], input, stages, max_clusters, g);
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const auto [instance, si, cap] = info.param;
+  const Shape s = kShapes[si];
+  std::string name = kNames[instance];
+  name = name.substr(std::string("sm90_wgmma_").size());
+  return name + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+         (cap < 0 ? std::string("_registry") : "_clusters" + std::to_string(cap));
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentCluster,
+                         ::testing::Combine(::testing::Range(0, static_cast<int>(std::size(kNames))),
+                                            ::testing::Range(0, static_cast<int>(std::size(kShapes))),
+                                            ::testing::Values(-1)),
+                         case_name);
+// One to three clusters walk all tiles: barrier phases, the producer's run-ahead and the C
+// buffer's reuse cross many tile boundaries (k-block counts 1..63 against 3 and 4 stages).
+INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentCluster,
+                         ::testing::Combine(::testing::Range(0, 4),
+                                            ::testing::Values(3, 5, 7, 8, 9, 11),
+                                            ::testing::Values(1, 3)),
+                         case_name);
+
+// For compute-sanitizer (racecheck, synccheck, memcheck): small sizes, one cluster walking several
+// tiles (2 pair-tiles with 3 k-blocks; 3 tile rows so the last pair has a ghost CTA).
+TEST(Sm90PersistentClusterSmall, RingAndGhostAcrossTiles) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (int instance : {0, 1, 3}) {
+    const DType input = instance == 3 ? DType::f16 : DType::bf16;
+    const int stages = instance % 2 == 0 ? 3 : 4;
+    SCOPED_TRACE(kNames[instance]);
+    run_and_check(kNames[instance], input, stages, 1, make_problem(input, {129, 257, 130}, 8, 0.75f));
+    run_and_check(kNames[instance], input, stages, 1, make_problem(input, {300, 100, 70}, 0, -1.25f));
+    run_and_check(kNames[instance], input, stages, -1, make_problem(input, {33, 33, 33}, 0, 1.0f));
+  }
+}
+
+// --- host-only checks (run without a GPU) --------------------------------------------------------
+TEST(Sm90PersistentClusterHost, Registered) {
+  for (const char* name : kNames) {
+    const KernelEntry* k = find_kernel(name);
+    ASSERT_NE(k, nullptr) << name;
+    EXPECT_EQ(k->min_sm, 90);
+    EXPECT_EQ(k->family, MmaFamily::wgmma);
+    EXPECT_EQ(k->tile_m, 128);
+    EXPECT_EQ(k->tile_n, 256);
+    EXPECT_EQ(k->tile_k, 64);
+    EXPECT_EQ(k->threads, 384);
+    EXPECT_EQ(k->cluster_m, 2);
+    EXPECT_EQ(k->preference, 0) << "not picked by gemm() until measured to win";
+  }
+}
+
+TEST(Sm90PersistentClusterHost, RefusesWhatTheEpilogueOrTmaCannotDo) {
+  const KernelEntry* k = find_kernel(kNames[0]);
+  ASSERT_NE(k, nullptr);
+  const GemmDesc ok = make_problem(DType::bf16, {256, 256, 256}, 0, 1.0f);
+  ASSERT_TRUE(k->supports(ok).ok()) << k->supports(ok).message();
+  auto expect = [&](const GemmDesc& g, StatusCode code, const char* text) {
+    const Status s = k->supports(g);
+    EXPECT_EQ(s.code(), code) << s.message();
+    EXPECT_NE(s.message().find(text), std::string::npos) << s.message();
+  };
+  for (auto [la, lb] : {std::pair{Layout::column, Layout::column}, std::pair{Layout::row, Layout::row},
+                        std::pair{Layout::column, Layout::row}}) {
+    GemmDesc g = ok;
+    g.a.layout = la;
+    g.b.layout = lb;
+    g.a.ld = g.b.ld = 0;
+    expect(g, StatusCode::unsupported, "A row-major, B column-major");
+  }
+  GemmDesc col_d = ok;
+  col_d.d.layout = Layout::column;
+  expect(col_d, StatusCode::unsupported, "row-major");
+  GemmDesc f32_d = ok;
+  f32_d.d.dtype = DType::f32;
+  f32_d.c.dtype = DType::f32;
+  expect(f32_d, StatusCode::unsupported, "in the input type");
+  GemmDesc beta = ok;
+  beta.beta = 0.5f;
+  expect(beta, StatusCode::unsupported, "beta must be 0");
+  GemmDesc odd_ldd = ok;
+  odd_ldd.d.ld = 260;  // 520 bytes
+  expect(odd_ldd, StatusCode::misaligned, "D: ldd*2 bytes = 520 is not a multiple of 16");
+  GemmDesc misaligned_d = ok;
+  misaligned_d.d.pointer_alignment = 8;
+  expect(misaligned_d, StatusCode::misaligned, "D: base pointer is only 8-byte aligned");
+  GemmDesc odd_lda = ok;
+  odd_lda.k = 255;
+  odd_lda.a.ld = 255;
+  expect(odd_lda, StatusCode::misaligned, "A: lda*2 bytes = 510");
+  GemmDesc f32_in = ok;
+  f32_in.a.dtype = f32_in.b.dtype = DType::f32;
+  EXPECT_EQ(k->supports(f32_in).code(), StatusCode::unsupported);
+  EXPECT_EQ(find_kernel(kNames[2])->supports(ok).code(), StatusCode::unsupported) << "f16 kernel, bf16 problem";
+}
+
+}  // namespace
+}  // namespace tcgemm
