@@ -594,14 +594,15 @@ const Shape kSwapShapes[] = {{1, 1, 1},      {7, 33, 7},       {16, 1000, 1001},
                              {64, 256, 8192}, {65, 300, 33},   {100, 2000, 3000}, {128, 1024, 1024}};
 const int kSwapSplitCounts[] = {0, 1, 3, 64};
 
-// The swap entry that takes this M (exactly one does).
-const KernelEntry* swap_entry_for(const GemmDesc& g) {
-  const KernelEntry* found = nullptr;
+// The swap entries that take this M: the one gemm() runs (preference 4) first, then any
+// 128-row alternate of the same width.
+std::vector<const KernelEntry*> swap_entries_for(const GemmDesc& g) {
+  std::vector<const KernelEntry*> found;
   for (const KernelEntry& k : kernel_registry())
-    if (k.input == g.a.dtype && std::string_view(k.name).ends_with("_swapab") && k.supports(g).ok()) {
-      EXPECT_EQ(found, nullptr) << "two swap entries take M = " << g.m;
-      found = &k;
-    }
+    if (k.input == g.a.dtype && std::string_view(k.name).ends_with("_swapab") && k.supports(g).ok())
+      found.insert(k.preference == 4 ? found.begin() : found.end(), &k);
+  EXPECT_FALSE(found.empty()) << "no swap entry for M = " << g.m;
+  if (!found.empty()) EXPECT_EQ(found.front()->preference, 4) << "no preferred swap entry for M = " << g.m;
   return found;
 }
 
@@ -628,12 +629,11 @@ TEST_P(Sm90SwapAB, MatchesDeviceReferenceAndIsDeterministic) {
   g.alpha = variant % 2 ? 1.0f : -0.75f;
   g.beta = variant % 3 == 2 ? 0.0f : 0.5f;
   ASSERT_TRUE(validate(g).ok()) << validate(g).message();
-  const KernelEntry* k = swap_entry_for(g);
-  ASSERT_NE(k, nullptr) << "no swap entry for M = " << g.m;
-  const SwapAbPlan plan = plan_swap_ab(g, current_sm_count());
-  EXPECT_EQ(k->workspace_bytes(g), plan.workspace_bytes);
-  SCOPED_TRACE(std::string(k->name) + ", splits " + std::to_string(plan.splits));
-  run_and_check(*k, g, 0, /*twice=*/true);
+  for (const KernelEntry* k : swap_entries_for(g)) {
+    SCOPED_TRACE(std::string(k->name) + ", splits " + std::to_string(k->split_k(g)));
+    EXPECT_EQ(k->workspace_bytes(g), k->split_k(g) > 1 ? static_cast<size_t>(k->split_k(g)) * g.m * g.n * 4 : 0u);
+    run_and_check(*k, g, 0, /*twice=*/true);
+  }
 }
 
 std::string swap_name(const ::testing::TestParamInfo<SwapCase>& info) {
@@ -662,10 +662,10 @@ TEST(Sm90SwapABSmall, NarrowTilesWithAndWithoutSplits) {
       g.b = {DType::bf16, Layout::column, (sh.k + 7) / 8 * 8};
       g.c = g.d = {DType::f32, Layout::row, 0};
       g.beta = 0.25f;
-      const KernelEntry* k = swap_entry_for(g);
-      ASSERT_NE(k, nullptr);
-      SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + " splits " + std::to_string(splits));
-      run_and_check(*k, g, 0, false);
+      for (const KernelEntry* k : swap_entries_for(g)) {
+        SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + " splits " + std::to_string(splits));
+        run_and_check(*k, g, 0, false);
+      }
     }
 }
 
@@ -688,14 +688,18 @@ TEST(Sm90SwapABHost, SwappedDescAndPlan) {
   EXPECT_EQ(s.d.layout, Layout::column);
   EXPECT_EQ(s.d.ld, 8192);
   EXPECT_TRUE(validate(s).ok()) << validate(s).message();
-  // 64 tiles of 128 rows of N: two splits fill 128 of 132 SMs in one wave.
-  SwapAbPlan p = plan_swap_ab(g, 132);
-  EXPECT_EQ(p.variant, sm90_wgmma_ws_narrow_variant(16));
+  // 128 tiles of 64 rows of N: one wave on 132 SMs without a split.
+  SwapAbPlan p = plan_swap_ab(g, 132, swap_ab_variant(g.m));
+  EXPECT_EQ(p.variant, (Sm90WsVariant{16, 16, 1}));
+  EXPECT_EQ(p.splits, 1);
+  EXPECT_EQ(p.workspace_bytes, 0u);
+  // The 128-row alternate: 64 tiles, two splits fill 128 of 132 SMs.
+  p = plan_swap_ab(g, 132, sm90_wgmma_ws_narrow_variant(16));
   EXPECT_EQ(p.splits, 2);
   EXPECT_EQ(p.workspace_bytes, 2u * 16 * 8192 * 4);
   g.m = 64;
   g.n = 28672;  // 224 tiles: 1.7 waves unsplit
-  p = plan_swap_ab(g, 132);
+  p = plan_swap_ab(g, 132, swap_ab_variant(g.m));
   EXPECT_EQ(p.variant, sm90_wgmma_ws_narrow_variant(64));
   EXPECT_GE(p.splits, 1);
   EXPECT_LE(p.splits, 32);
@@ -704,7 +708,7 @@ TEST(Sm90SwapABHost, SwappedDescAndPlan) {
   EXPECT_EQ(swap_ab_tile_n(65), 128);
   {
     const ForcedSplits forced(5);
-    EXPECT_EQ(plan_swap_ab(g, 132).splits, 5);
+    EXPECT_EQ(plan_swap_ab(g, 132, swap_ab_variant(g.m)).splits, 5);
   }
 }
 
@@ -713,12 +717,13 @@ TEST(Sm90SwapABHost, RefusesWhatItCannotRun) {
   g.m = 129;
   g.n = 1024;
   g.k = 1024;
-  EXPECT_EQ(sm90_swap_ab_supports(g, DType::bf16, 128).code(), StatusCode::unsupported);
+  EXPECT_EQ(sm90_swap_ab_supports(g, DType::bf16, swap_ab_variant(128)).code(), StatusCode::unsupported);
   g.m = 16;
-  EXPECT_TRUE(sm90_swap_ab_supports(g, DType::bf16, 16).ok()) << sm90_swap_ab_supports(g, DType::bf16, 16).message();
-  EXPECT_EQ(sm90_swap_ab_supports(g, DType::bf16, 32).code(), StatusCode::unsupported);
+  EXPECT_TRUE(sm90_swap_ab_supports(g, DType::bf16, swap_ab_variant(16)).ok())
+      << sm90_swap_ab_supports(g, DType::bf16, swap_ab_variant(16)).message();
+  EXPECT_EQ(sm90_swap_ab_supports(g, DType::bf16, swap_ab_variant(32)).code(), StatusCode::unsupported);
   g.a.layout = Layout::column;
-  const Status s = sm90_swap_ab_supports(g, DType::bf16, 16);
+  const Status s = sm90_swap_ab_supports(g, DType::bf16, swap_ab_variant(16));
   EXPECT_EQ(s.code(), StatusCode::unsupported);
   EXPECT_NE(s.message().find("row-major"), std::string::npos) << s.message();
 }
