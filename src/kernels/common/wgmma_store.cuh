@@ -42,4 +42,21 @@ __device__ __forceinline__ void store_accumulators_row16(const float (&acc)[kAcc
   }
 }
 
+// The same fragment walk for split-K's f32 slabs: raw sums (no alpha) as 8-byte float pairs. The
+// caller guarantees the block lies inside the slab, ld is even and the slab is 8-byte aligned.
+template <int kAccumulators>
+__device__ __forceinline__ void store_accumulators_row_f32(const float (&acc)[kAccumulators], float* d, int64_t ld,
+                                                           int64_t row0, int64_t col0) {
+  const int lane = threadIdx.x % 32;
+  const int warp_in_group = (threadIdx.x / 32) % 4;
+  const int64_t row = row0 + warp_in_group * 16 + lane / 4;
+  float2* d0 = reinterpret_cast<float2*>(d + row * ld + col0 + 2 * (lane % 4));
+  float2* d1 = d0 + 4 * ld;  // 8 rows down, counted in pairs
+#pragma unroll
+  for (int j = 0; j < kAccumulators / 4; ++j) {
+    d0[4 * j] = make_float2(acc[4 * j], acc[4 * j + 1]);
+    d1[4 * j] = make_float2(acc[4 * j + 2], acc[4 * j + 3]);
+  }
+}
+
 }  // namespace tcgemm::dev
