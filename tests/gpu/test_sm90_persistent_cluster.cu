@@ -11,12 +11,14 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "gpu/gpu_test_util.hpp"
 #include "gpu/sm90_test_util.cuh"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
+#include "tcgemm/gemm.hpp"
 #include "runtime/device_reference.hpp"
 #include "runtime/registry.hpp"
 
@@ -175,8 +177,26 @@ TEST(Sm90PersistentClusterHost, Registered) {
     EXPECT_EQ(k->tile_k, 64);
     EXPECT_EQ(k->threads, 384);
     EXPECT_EQ(k->cluster_m, 2);
-    EXPECT_EQ(k->preference, 0) << "not picked by gemm() until measured to win";
+    // The 3-stage kernel on the full grid is gemm()'s default where it applies (measured to win
+    // on all ten peak problems); the other variants run by name.
+    const std::string_view n = name;
+    EXPECT_EQ(k->preference, n.find("_s3_") != std::string_view::npos && !n.ends_with("_g128") ? 2 : 0) << name;
   }
+}
+
+TEST(Sm90PersistentClusterHost, GemmPicksItForLargeTn) {
+  GemmDesc g;
+  g.m = g.n = g.k = 4096;
+  for (DType t : {DType::bf16, DType::f16}) {
+    g.a.dtype = g.b.dtype = g.c.dtype = g.d.dtype = t;
+    const Result<std::string_view> k = pick_kernel(g);
+    ASSERT_TRUE(k.ok()) << k.status().message();
+    EXPECT_TRUE(k.value().ends_with("_s3_pc2x1_tmastore")) << k.value();
+  }
+  g.b.layout = Layout::row;  // not TN: the plain kernel serves it
+  const Result<std::string_view> k = pick_kernel(g);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  EXPECT_TRUE(k.value().ends_with("_s4_ws")) << k.value();
 }
 
 TEST(Sm90PersistentClusterHost, RefusesWhatTheEpilogueOrTmaCannotDo) {
