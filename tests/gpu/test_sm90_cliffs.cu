@@ -22,12 +22,14 @@
 #include "gpu/sm90_test_util.cuh"
 #include "kernels/common/element.cuh"
 #include "kernels/common/repack.hpp"
+#include "kernels/sm90/pc_repack.hpp"
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/swap_ab.hpp"
 #include "reference/reference_gemm.hpp"
 #include "runtime/device_reference.hpp"
 #include "runtime/registry.hpp"
+#include "tcgemm/gemm.hpp"
 
 namespace tcgemm {
 namespace {
@@ -587,6 +589,90 @@ TEST(Sm90CliffsHost, SplitChooser) {
     EXPECT_EQ(choose_splits(g, 132), 6);
   }
   EXPECT_EQ(forced_split_k(), 0);
+}
+
+// --- repack into the persistent cluster kernel (A/B copies, D through an aligned temporary) -----
+const Shape kPcRepackShapes[] = {{7, 7, 7},         {33, 33, 33},     {1000, 1000, 1001},
+                                 {333, 777, 4099},  {4097, 513, 4097}, {129, 257, 1001}};
+
+using PcRepackCase = std::tuple<DType, int, int>;  // input, shape index, variant (offset / ld pad)
+class Sm90PcRepack : public ::testing::TestWithParam<PcRepackCase> {};
+
+TEST_P(Sm90PcRepack, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [input, si, vi] = GetParam();
+  const Shape sh = kPcRepackShapes[si];
+  const KernelEntry* k =
+      find_kernel(input == DType::bf16 ? "sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack" : "sm90_wgmma_f16_128x256x64_s3_pc2x1_repack");
+  ASSERT_NE(k, nullptr);
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  g.a = {input, Layout::row, unaligned_ld(extent_a(g), Layout::row)};
+  g.b = {input, Layout::column, vi == 1 ? (sh.k + 7) / 8 * 8 : unaligned_ld(extent_b(g), Layout::column)};
+  // D: tight (misaligned when N is odd), or padded to an odd ld, or aligned (A/B copies only).
+  const int64_t dld = vi == 0 ? sh.n : vi == 1 ? sh.n + 3 : (sh.n + 7) / 8 * 8;
+  g.d = {input, Layout::row, dld};
+  g.c = g.d;
+  g.alpha = vi == 2 ? 0.5f : 1.0f;
+  g.beta = 0.0f;
+  const size_t offset = vi == 2 ? 2 : 0;  // A/B base pointers 2 bytes off
+  if (offset) {
+    g.a.pointer_alignment = 2;
+    g.b.pointer_alignment = 2;
+  }
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  const Status ok = k->supports(g);
+  ASSERT_TRUE(ok.ok()) << ok.message();
+  run_and_check(*k, g, offset, false);
+}
+
+std::string pc_repack_name(const ::testing::TestParamInfo<PcRepackCase>& info) {
+  const auto [input, si, vi] = info.param;
+  const char* v[] = {"tightD", "paddedD", "alignedDoffsetAB"};
+  return std::string(to_string(input)) + "_" + shape_name(kPcRepackShapes[si]) + "_" + v[vi];
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Sm90PcRepack,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Range(0, static_cast<int>(std::size(kPcRepackShapes))),
+                                            ::testing::Range(0, 3)),
+                         pc_repack_name);
+
+TEST(Sm90PcRepackSmall, TightOddD) {
+  TCGEMM_REQUIRE_GPU(90);
+  const KernelEntry* k = find_kernel("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack");
+  ASSERT_NE(k, nullptr);
+  GemmDesc g;
+  g.m = 130;
+  g.n = 259;
+  g.k = 77;
+  g.a = {DType::bf16, Layout::row, 0};
+  g.b = {DType::bf16, Layout::column, 0};
+  g.c = g.d = {DType::bf16, Layout::row, 0};
+  ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+  run_and_check(*k, g, 0, false);
+}
+
+TEST(Sm90PcRepackHost, RefusesAlignedAndOtherLayouts) {
+  const KernelEntry* k = find_kernel("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack");
+  ASSERT_NE(k, nullptr);
+  GemmDesc g;
+  g.m = g.n = g.k = 4096;
+  EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported) << "aligned: the kernel runs it without copies";
+  g.m = g.n = g.k = 4097;
+  EXPECT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+  EXPECT_EQ(k->workspace_bytes(g), sm90_pc_repack_workspace(g));
+  EXPECT_GE(k->workspace_bytes(g), 3u * 4097 * 4104 * 2);  // A, B and D copies
+  const Result<std::string_view> picked = pick_kernel(g);
+  ASSERT_TRUE(picked.ok()) << picked.status().message();
+  EXPECT_EQ(picked.value(), "sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack");
+  g.beta = 1.0f;
+  EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported);
+  g.beta = 0.0f;
+  g.b.layout = Layout::row;
+  EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported);
 }
 
 // --- swap A/B (small M) ----------------------------------------------------------------------

@@ -1,4 +1,5 @@
 #include "kernels/common/repack.hpp"
+#include "kernels/sm90/pc_repack.hpp"
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/swap_ab.hpp"
@@ -202,6 +203,20 @@ KernelEntry pc_entry(std::string_view name) {
   e.preference = (kStages == 3 && kMaxClusters == 0) ? 2 : 0;
   return e;
 }
+
+// pc_repack.hpp: the persistent cluster kernel behind the A/B copies and D's aligned temporary.
+// Preference 2, above the plain repack entry (1) and below repack + split-K (3), which takes the
+// shapes whose tiles do not fill the SMs.
+template <DType In>
+KernelEntry pc_repack_entry(std::string_view name) {
+  KernelEntry e = pc_entry<In, 3>(name);
+  e.supports = [](const GemmDesc& g) { return sm90_pc_repack_supports(g, In); };
+  e.workspace_bytes = &sm90_pc_repack_workspace;
+  e.copy_bytes = &sm90_pc_repack_copy_bytes;
+  e.launch = [](const GemmArgs& a) { return sm90_pc_repack_launch(a, In); };
+  e.preference = 2;
+  return e;
+}
 }  // namespace
 
 void register_sm90_kernels(std::vector<KernelEntry>& table) {
@@ -228,6 +243,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_entry<DType::f16, 3>("sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4>("sm90_wgmma_f16_128x256x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::bf16, 3, 64>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128"));
+  table.push_back(pc_repack_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack"));
+  table.push_back(pc_repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack"));
   table.push_back(pc_entry<DType::bf16, 4, 64>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore_g128"));
   // TF32 (f32 storage) on m64n256k8: K-major A and B only, BK = 32 (the same 128-byte rows); the
   // plain kernel's preference, so gemm() takes it over sm80_mma_sync_tf32 where it applies.
