@@ -4,7 +4,7 @@
 // runs, the workspace poisoned differently each time), and the workspace-too-small refusal.
 // Fresh random inputs each run; D is poisoned with NaN first. Cases named "Small" are the ones
 // scripts/device/h200.sh runs under compute-sanitizer (SAN_FILTER='*StreamK*Small*').
-// TCGEMM_BENCH=1 adds a 4224^3 bf16 timing against the persistent kernel.
+// TCGEMM_BENCH=1 adds timings of stream-K plans (4224^3, 512x1024x32768 bf16) in one process.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -33,7 +35,6 @@ constexpr const char* kStreamKBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_streamk";
 constexpr const char* kStreamKF16 = "sm90_wgmma_f16_128x256x64_s4_ws_streamk";
 constexpr const char* kSerialBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_serial_splitk";
 constexpr const char* kSerialF16 = "sm90_wgmma_f16_128x256x64_s4_ws_serial_splitk";
-constexpr const char* kPersistentBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_persistent";
 
 std::string shape_name(Shape s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
@@ -145,8 +146,9 @@ bool is_small(Shape s) { return s.m * s.n * s.k <= int64_t{64} * 64 * 1024 || (s
 
 // --- stream-K -----------------------------------------------------------------------------------
 // 4224^3: 561 tiles = 4 full waves + 33 on 132 SMs (the target); 2000x4100x200: 272 tiles, 4
-// k-blocks each, so every CTA's share (4.2 iterations) crosses tile edges; 1x1x19200: one tile in
-// 132 pieces (131 partials for the owner); 33x4097x333: N tail, K tail, 17 tiles.
+// k-blocks each, 8 past 2 waves: remainder + one wave split, every CTA's share (4.2 iterations)
+// crosses tile edges; 1x1x19200: one tile in 16 pieces (15 partials for the owner); 33x4097x333:
+// N tail, K tail, 17 tiles in 7 pieces each.
 const Shape kStreamKShapes[] = {{1, 1, 1},         {7, 7, 7},         {64, 64, 1024},     {200, 300, 640},
                                 {129, 257, 1000},  {256, 256, 8192},  {33, 4097, 333},    {1, 1, 19200},
                                 {2000, 4100, 200}, {512, 1024, 4096}, {4224, 4224, 4224}};
@@ -256,44 +258,106 @@ TEST(Sm90StreamKStatus, WorkspaceTooSmallIsAStatus) {
   }
 }
 
-// TCGEMM_BENCH=1: 4224^3 bf16, stream-K against the persistent kernel (same process).
-TEST(Sm90StreamKBench, Time4224Cubed) {
-  TCGEMM_REQUIRE_GPU(90);
-  const char* bench = std::getenv("TCGEMM_BENCH");
-  if (!bench || std::strcmp(bench, "1") != 0) GTEST_SKIP() << "set TCGEMM_BENCH=1";
+// TCGEMM_BENCH=1: stream-K plans against the persistent and split-K kernels, same process, inputs
+// rotated over 3 buffer sets (cold-ish L2, as the profiler times). D bf16 row-major, beta = 0.
+struct Timed {
+  std::string name;
+  std::function<Status(const GemmArgs&)> launch;
+  size_t workspace;
+};
+
+void time_all(Shape sh, const std::vector<Timed>& runs) {
   GemmDesc g;
-  g.m = g.n = g.k = 4224;
-  DeviceBuffer A(size_t(4224) * 4224 * 2), B(size_t(4224) * 4224 * 2), D(size_t(4224) * 4224 * 2);
-  fill(A.p, size_t(4224) * 4224, DType::bf16);
-  fill(B.p, size_t(4224) * 4224, DType::bf16);
-  for (const char* name : {kPersistentBf16, kStreamKBf16}) {
-    const KernelEntry* k = find_kernel(name);
-    ASSERT_NE(k, nullptr);
-    const size_t ws = k->workspace_bytes ? k->workspace_bytes(g) : 0;
-    DeviceBuffer W(ws);
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  constexpr int kSets = 3;
+  std::vector<std::unique_ptr<DeviceBuffer>> a, b;
+  for (int i = 0; i < kSets; ++i) {
+    a.push_back(std::make_unique<DeviceBuffer>(size_t(g.m) * g.k * 2));
+    b.push_back(std::make_unique<DeviceBuffer>(size_t(g.n) * g.k * 2));
+    fill(a.back()->p, size_t(g.m) * g.k, DType::bf16);
+    fill(b.back()->p, size_t(g.n) * g.k, DType::bf16);
+  }
+  DeviceBuffer D(size_t(g.m) * g.n * 2);
+  for (const Timed& r : runs) {
+    DeviceBuffer W(r.workspace);
     GemmArgs args;
     args.desc = g;
-    args.a = A.p;
-    args.b = B.p;
     args.d = D.p;
     args.workspace = W.p;
-    args.workspace_bytes = ws;
-    for (int i = 0; i < 5; ++i) ASSERT_TRUE(k->launch(args).ok());
+    args.workspace_bytes = r.workspace;
+    auto launch = [&](int i) {
+      args.a = a[i % kSets]->p;
+      args.b = b[i % kSets]->p;
+      return r.launch(args);
+    };
+    for (int i = 0; i < 6; ++i) ASSERT_TRUE(launch(i).ok()) << r.name;
     cudaEvent_t e0, e1;
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
+    constexpr int kIters = 30;
     CUDA_OK(cudaEventRecord(e0));
-    constexpr int kIters = 20;
-    for (int i = 0; i < kIters; ++i) ASSERT_TRUE(k->launch(args).ok());
+    for (int i = 0; i < kIters; ++i) ASSERT_TRUE(launch(i).ok()) << r.name;
     CUDA_OK(cudaEventRecord(e1));
     CUDA_OK(cudaEventSynchronize(e1));
     float ms = 0;
     CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
     const double us = 1000.0 * ms / kIters;
-    std::printf("[bench] %s 4224^3 bf16: %.1f us, %.1f TFLOP/s\n", name, us, 2.0 * 4224.0 * 4224 * 4224 / us / 1e6);
+    std::printf("[bench] %s %s bf16: %.1f us, %.1f TFLOP/s\n", shape_name(sh).c_str(), r.name.c_str(), us,
+                2.0 * g.m * g.n * g.k / us / 1e6);
     CUDA_OK(cudaEventDestroy(e0));
     CUDA_OK(cudaEventDestroy(e1));
   }
+}
+
+Timed entry_run(const char* name, const GemmDesc& g) {
+  const KernelEntry* k = find_kernel(name);
+  return {name, [k](const GemmArgs& a) { return k->launch(a); }, k->workspace_bytes ? k->workspace_bytes(g) : 0};
+}
+
+Timed plan_run(const std::string& label, const GemmDesc& g, int64_t sk_tiles, int64_t grid) {
+  StreamKPlan p = plan_streamk(g, current_sm_count(), false);
+  p.serial = p.distributed = false;
+  p.sk_tiles = sk_tiles;
+  p.grid = grid;
+  p.slots = sk_tiles > 0 ? grid : 0;
+  return {"streamk plan " + label + " (split tiles " + std::to_string(sk_tiles) + ", grid " + std::to_string(grid) + ")",
+          [p](const GemmArgs& a) { return sm90_wgmma_ws_streamk_launch_plan(a, DType::bf16, p); },
+          streamk_workspace_bytes(p)};
+}
+
+// The aligned pieces with the last split adding the others' partials alone (no reduce-scatter).
+Timed owner_run(const GemmDesc& g, int splits) {
+  StreamKPlan p = plan_streamk(g, current_sm_count(), false);
+  p.serial = true;
+  p.distributed = false;
+  p.splits = splits;
+  p.k_per_split = (p.k_blocks + splits - 1) / splits;
+  p.grid = p.tiles * splits;
+  p.slots = p.tiles * (splits - 1);
+  return {"serial plan, " + std::to_string(splits) + " splits, owner fix-up",
+          [p](const GemmArgs& a) { return sm90_wgmma_ws_streamk_launch_plan(a, DType::bf16, p); },
+          streamk_workspace_bytes(p)};
+}
+
+TEST(Sm90StreamKBench, PlansAgainstPersistentAndSplitK) {
+  TCGEMM_REQUIRE_GPU(90);
+  const char* bench = std::getenv("TCGEMM_BENCH");
+  if (!bench || std::strcmp(bench, "1") != 0) GTEST_SKIP() << "set TCGEMM_BENCH=1";
+  if (current_sm_count() != 132) GTEST_SKIP() << "plans chosen for 132 SMs";
+  GemmDesc g;
+  g.m = g.n = g.k = 4224;
+  time_all({4224, 4224, 4224}, {entry_run("sm90_wgmma_bf16_128x256x64_s4_ws_persistent_ds", g),
+                                entry_run(kStreamKBf16, g), plan_run("DP only", g, 0, 132),
+                                plan_run("DP + 1-tile SK", g, 33, 132), plan_run("DP + 2-tile SK", g, 165, 132),
+                                entry_run("sm90_wgmma_bf16_128x256x64_s4_ws_persistent_ds", g)});
+  g.m = 512;
+  g.n = 1024;
+  g.k = 32768;
+  time_all({512, 1024, 32768}, {entry_run("sm90_wgmma_bf16_128x256x64_s4_ws_splitk", g), entry_run(kSerialBf16, g),
+                                entry_run(kStreamKBf16, g), plan_run("even", g, 16, 132),
+                                owner_run(g, 8)});
 }
 
 // --- host-only checks (run without a GPU) -------------------------------------------------------
@@ -317,20 +381,35 @@ TEST(Sm90StreamKHost, PlanSplitsTheTailEvenly) {
   EXPECT_EQ(p.tiles, 561);
   EXPECT_EQ(p.k_blocks, 66);
   EXPECT_EQ(p.grid, 132);
-  EXPECT_EQ(p.sk_tiles, 33 + 132);  // 3 data-parallel waves, then 1.25 tiles per CTA
+  EXPECT_EQ(p.sk_tiles, 33);  // 4 data-parallel waves, then the 33 tiles in 4 pieces each
   EXPECT_EQ(p.slots, 132);
   EXPECT_EQ(streamk_workspace_bytes(p), 1280u /* 132*2 flags, rounded to 256 */ + 132u * 128 * 256 * 4);
 
-  g.m = 512;  // 4 x 4 = 16 tiles of 512 k-blocks: everything split, 62 iterations a CTA
-  g.n = 1024;
+  g.m = 128 * 133;  // 133 tiles: one tile past a wave would be cut in 132: remainder + one wave
+  g.n = 256;
+  g.k = 4096;
+  p = plan_streamk(g, 132, false);
+  EXPECT_EQ(p.sk_tiles, 133);
+  EXPECT_EQ(p.grid, 132);
+
+  g.m = 512;  // 4 x 4 = 16 tiles of 512 k-blocks, no full wave: 8 aligned pieces each,
+  g.n = 1024;  // one per CTA, so the fix-up is a reduce-scatter over 16 x 8 slots
   g.k = 32768;
   p = plan_streamk(g, 132, false);
-  EXPECT_EQ(p.sk_tiles, 16);
-  EXPECT_EQ(p.grid, 132);
+  EXPECT_TRUE(p.serial);
+  EXPECT_EQ(p.splits, 8);
+  EXPECT_EQ(p.k_per_split, 64);
+  EXPECT_TRUE(p.distributed);
+  EXPECT_EQ(p.grid, 128);
+  EXPECT_EQ(p.slots, 128);
 
   g.m = g.n = g.k = 1;  // one iteration: one CTA
   p = plan_streamk(g, 132, false);
   EXPECT_EQ(p.grid, 1);
+  g.m = g.n = 64;  // one tile of 16 k-blocks: 16 pieces
+  g.k = 1024;
+  p = plan_streamk(g, 132, false);
+  EXPECT_EQ(p.grid, 16);
 
   g.m = 128 * 12;  // 132 tiles: whole waves, nothing to split
   g.n = 256 * 11;
@@ -348,8 +427,19 @@ TEST(Sm90StreamKHost, PlanSplitsTheTailEvenly) {
     p = plan_streamk(g, 132, true);
     EXPECT_EQ(p.splits, 7);
     EXPECT_EQ(p.k_per_split, 19);
-    EXPECT_EQ(p.slots, 2 * 6);
+    EXPECT_TRUE(p.distributed);  // 14 units on 132 CTAs
+    EXPECT_EQ(p.slots, 2 * 7);
     EXPECT_EQ(p.grid, 14);
+  }
+  {
+    const ForcedSplits forced(16);
+    g.m = 512;  // 16 tiles x 16 splits = 256 units > 132 CTAs: the last split owns, adds 15
+    g.n = 1024;
+    g.k = 4096;
+    p = plan_streamk(g, 132, true);
+    EXPECT_FALSE(p.distributed);
+    EXPECT_EQ(p.slots, 16 * 15);
+    EXPECT_EQ(p.grid, 132);
   }
 }
 
@@ -374,6 +464,7 @@ TEST(Sm90StreamKHost, SupportsOnlyWhereItMakesSense) {
   g.m = g.n = 256;
   g.k = 65536;
   EXPECT_TRUE(serial->supports(g).ok()) << serial->supports(g).message();
+  EXPECT_EQ(plan_streamk(g, 132, false).grid, 2 * 16);  // 66 pieces would be possible; 16 at most
   if (current_sm_count() == 132) {
     g.m = 128 * 12;  // exactly one wave of tiles
     g.n = 256 * 11;

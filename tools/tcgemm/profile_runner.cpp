@@ -320,7 +320,6 @@ class Profiler {
   }
 
  private:
-  template <class AddRow>
   static bool is_serial_split_k(const KernelEntry& k) {
     return std::string_view(k.name).find("_serial_splitk") != std::string_view::npos;
   }
@@ -334,6 +333,7 @@ class Profiler {
     return nullptr;
   }
 
+  template <class AddRow>
   std::vector<Candidate> candidates(const GemmDesc& g, AddRow& add_row) {
     std::vector<Candidate> out;
     if (o_.provider_tcgemm) {

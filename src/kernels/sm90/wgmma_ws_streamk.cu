@@ -127,12 +127,13 @@ struct Params {
   int32_t sk_q, sk_r;
   int32_t splits;        // serial
   int32_t k_per_split;   // serial
+  int32_t distributed;   // serial, one unit per CTA: every split reduces 1/S of its tile
   uint32_t* flags;       // 2 per slot (one per consumer warpgroup)
   float* partials;       // kTileM * kTileN floats per slot
   Epilogue epilogue;
 };
 
-enum Role : int32_t { kWhole = 0, kContribute = 1, kOwn = 2 };
+enum Role : int32_t { kWhole = 0, kContribute = 1, kOwn = 2, kReduceSlice = 3 };
 
 struct Unit {
   int32_t tile;
@@ -140,6 +141,8 @@ struct Unit {
   int32_t role;
   int32_t slot;              // kContribute: the slot written; kOwn: the first contributor's slot
   int32_t contributors;      // kOwn: slots [slot, slot + contributors), in increasing k order
+  int32_t split;             // kReduceSlice: this unit writes slot + split and reduces slice
+                             // `split` of `contributors` (all splits' slots, in k order)
 };
 
 // Where a CTA stands in its list of units. stream-K: `next` walks the split range down, then the
@@ -178,6 +181,11 @@ __device__ __forceinline__ bool walk_next(const Params& p, Cursor& cur, Unit& u)
     u.slot = u.tile * (p.splits - 1);
     if (p.splits == 1) {
       u.role = kWhole;
+    } else if (p.distributed) {
+      u.role = kReduceSlice;
+      u.slot = u.tile * p.splits;
+      u.contributors = p.splits;
+      u.split = split;
     } else if (split < p.splits - 1) {
       u.role = kContribute;
       u.slot += split;
@@ -236,6 +244,13 @@ __device__ __forceinline__ void store_d(void* d, int64_t i, DType t, float v) {
     case DType::bf16: static_cast<__nv_bfloat16*>(d)[i] = __float2bfloat16_rn(v); break;
     default: static_cast<float*>(d)[i] = v; break;
   }
+}
+
+// alpha*v (+ beta*C) to D(gr, gc), in D's dtype.
+__device__ __forceinline__ void epilogue_element(const Epilogue& ep, int64_t gr, int64_t gc, float v) {
+  v *= ep.alpha;
+  if (ep.beta != 0.0f) v += ep.beta * load_c(ep.c, gr * ep.c_row_stride + gc * ep.c_col_stride, ep.c_dtype);
+  store_d(ep.d, gr * ep.d_row_stride + gc * ep.d_col_stride, ep.d_dtype, v);
 }
 
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
@@ -376,14 +391,67 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     if (lane == 0) dev::mbarrier_arrive(empty((it - 1) % C::kStages));
 
     // --- fix-up ----------------------------------------------------------------------------------
-    if (u.role == kContribute) {
-      float4* out = reinterpret_cast<float4*>(half_of(u.slot));
+    if (u.role == kContribute || u.role == kReduceSlice) {
+      const int32_t mine = u.role == kContribute ? u.slot : u.slot + u.split;
+      float4* out = reinterpret_cast<float4*>(half_of(mine));
 #pragma unroll
       for (int i = 0; i < C::kAccumulators / 4; ++i)
         __stcg(out + i * 128 + t, make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
       __threadfence();
       named_barrier_sync(barrier_id, 128);
-      if (t == 0) dev::flag_release(flag_of(u.slot));
+      if (t == 0) dev::flag_release(flag_of(mine));
+    }
+    if (u.role == kContribute) continue;
+    if (u.role == kReduceSlice) {
+      // NOTES: reduce-scatter instead of one owner: each of the S splits sums 1/S of the tile over
+      // all S slots (its own included), in k order, and stores that slice; an owner would read
+      // S-1 whole partials alone (7 x 128 KB at 8 splits, ~16 us, device run 7). Only with one
+      // unit per CTA (every split of a tile running at once), so that waiting cannot deadlock.
+      if (t == 0)
+        for (int32_t j = 0; j < u.contributors; ++j) dev::flag_wait(flag_of(u.slot + j));
+      named_barrier_sync(barrier_id, 128);
+      constexpr int kHalf4 = C::kAccumulators / 4 * 128;  // float4s in one consumer's half
+      const int begin = u.split * kHalf4 / u.contributors, end = (u.split + 1) * kHalf4 / u.contributors;
+      const float4* first = reinterpret_cast<const float4*>(half_of(u.slot));
+      constexpr int64_t kSlot4 = kSlotFloats / 4;
+      for (int base4 = begin; base4 < end; base4 += 4 * 128) {
+        float4 v[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          const int idx = base4 + q * 128 + t;
+          v[q] = idx < end ? __ldcg(first + idx) : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+        for (int32_t j = 1; j < u.contributors; ++j) {
+          float4 w[4];
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            const int idx = base4 + q * 128 + t;
+            w[q] = idx < end ? __ldcg(first + j * kSlot4 + idx) : make_float4(0.f, 0.f, 0.f, 0.f);
+          }
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            v[q].x += w[q].x;
+            v[q].y += w[q].y;
+            v[q].z += w[q].z;
+            v[q].w += w[q].w;
+          }
+        }
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          const int idx = base4 + q * 128 + t;
+          if (idx >= end) continue;
+          // float4 i of thread tt holds acc[4i..4i+3]: rows r0, r0 + 8 and columns c0, c0 + 1.
+          const int i = idx / 128, tt = idx % 128;
+          const int64_t r0 = static_cast<int64_t>(m0) + consumer * 64 + 16 * (tt / 32) + (tt % 32) / 4;
+          const int64_t c0 = static_cast<int64_t>(n0) + 8 * i + 2 * (tt % 4);
+          const float vals[4] = {v[q].x, v[q].y, v[q].z, v[q].w};
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int64_t gr = r0 + 8 * (e / 2), gc = c0 + (e % 2);
+            if (gr < p.m && gc < p.n) epilogue_element(ep, gr, gc, vals[e]);
+          }
+        }
+      }
       continue;
     }
     if (u.role == kOwn) {
@@ -528,6 +596,7 @@ Status launch_plan(const GemmArgs& args, DType input, const StreamKPlan& plan) {
   p.sk_r = static_cast<int32_t>(p.sk_iters % plan.grid);
   p.splits = plan.splits;
   p.k_per_split = static_cast<int32_t>(plan.k_per_split);
+  p.distributed = plan.distributed ? 1 : 0;
   if (need > 0) {
     p.flags = static_cast<uint32_t*>(args.workspace);
     p.partials = reinterpret_cast<float*>(static_cast<char*>(args.workspace) + flag_bytes(plan));
@@ -575,25 +644,50 @@ StreamKPlan plan_streamk(const GemmDesc& g, int sms, bool serial) {
   p.k_blocks = k_blocks_of(g);
   sms = std::max(sms, 1);
   if (p.tiles <= 0 || p.k_blocks <= 0) return p;
-  if (serial) {
-    p.splits = choose_splits(g, sms);
+  // Serial units; distributed (reduce-scatter) fix-up when every unit has its own CTA.
+  auto serial_plan = [&](int splits) {
+    p.serial = true;
+    p.splits = splits;
     p.k_per_split = (p.k_blocks + p.splits - 1) / p.splits;
     p.grid = std::min<int64_t>(sms, p.tiles * p.splits);
-    p.slots = p.splits > 1 ? p.tiles * (p.splits - 1) : 0;
+    p.distributed = p.splits > 1 && p.tiles * p.splits <= sms;
+    p.slots = p.splits <= 1 ? 0 : p.distributed ? p.tiles * p.splits : p.tiles * (p.splits - 1);
+  };
+  if (serial) {
+    serial_plan(choose_splits(g, sms));
     return p;
   }
   const int64_t full_waves = p.tiles / sms, rest = p.tiles % sms;
-  // NOTES: with a full wave before it, the remainder takes one whole wave along (CUTLASS's
-  // "DP + 2-tile SK"): each CTA's share is then >= 1 tile, so a tile has at most two pieces and
-  // an owner waits for at most one partial; the remainder alone (33 tiles at 4224^3) would cut
-  // each tile into 4 pieces. With no full wave every tile is split.
-  if (rest == 0) p.sk_tiles = 0;
-  else if (full_waves == 0) p.sk_tiles = p.tiles;
-  else p.sk_tiles = rest + sms;
-  const int64_t sk_iters = p.sk_tiles * p.k_blocks;
-  // Every CTA needs a non-empty split range: contributors are found by range arithmetic and an
-  // empty one would never raise its flag.
-  p.grid = p.sk_tiles == p.tiles ? std::min<int64_t>(sms, sk_iters) : sms;
+  // NOTES (device run 7): L2 reuse decides the split. CTAs that share an A row panel or a B
+  // column panel only share it in L2 if they are at the same k at the same time. Ranges of
+  // 62 iterations over 512-iteration tiles (512x1024x32768 split evenly over 132 CTAs) start at
+  // 132 different k offsets: every CTA streamed its own operands from DRAM, 104 us against 71 us
+  // for 8 aligned splits. "DP + 2-tile SK" at 4224^3 (165 tiles, 82.5 iterations each) put 4
+  // k offsets on tiles spread over 10 tile rows and lost to the persistent kernel (284 vs 276 us).
+  // So: with a full wave, only the remainder is split (33 tiles at 4224^3, 4 pieces each, all
+  // pieces j of the 33 tiles at the same k: 8 x 4 tiles sharing panels), unless that cuts a tile
+  // into more than kMaxPieces pieces (then CUTLASS's remainder + one wave); with no full wave,
+  // every tile in floor(SMs / tiles) aligned pieces (split-K, leaving a few SMs idle), at most
+  // kMaxAlignedPieces: one owner adds every other piece's 128 KB partial, and at 66 pieces
+  // (256x256x65536) that fix-up took 111 us against parallel split-K's 45 us.
+  constexpr int64_t kMaxPieces = 4;
+  constexpr int64_t kMaxAlignedPieces = 16;
+  if (rest == 0) {
+    p.sk_tiles = 0;
+    p.grid = sms;
+  } else if (full_waves == 0) {
+    // Aligned pieces are serial split-K units; equal whole-block pieces, none empty.
+    const int64_t want = std::clamp<int64_t>(sms / p.tiles, 1, std::min(p.k_blocks, kMaxAlignedPieces));
+    const int64_t per = (p.k_blocks + want - 1) / want;
+    serial_plan(static_cast<int>((p.k_blocks + per - 1) / per));
+    return p;
+  } else {
+    p.sk_tiles = rest;
+    // Every CTA needs a non-empty split range: contributors are found by range arithmetic and an
+    // empty one would never raise its flag.
+    if (sms > kMaxPieces * rest || rest * p.k_blocks < sms) p.sk_tiles = rest + sms;
+    p.grid = sms;
+  }
   p.slots = p.sk_tiles > 0 ? p.grid : 0;
   return p;
 }
@@ -618,6 +712,27 @@ std::size_t sm90_wgmma_ws_streamk_workspace(const GemmDesc& g) {
 
 Status sm90_wgmma_ws_streamk_launch(const GemmArgs& args, DType input) {
   return launch_plan(args, input, plan_streamk(args.desc, current_sm_count(), false));
+}
+
+Status sm90_wgmma_ws_streamk_launch_plan(const GemmArgs& args, DType input, const StreamKPlan& plan) {
+  if (Status s = common_supports(args.desc, input); !s.ok()) return s;
+  const StreamKPlan base = plan_streamk(args.desc, std::max<int64_t>(plan.grid, 1), plan.serial);
+  if (plan.tiles != base.tiles || plan.k_blocks != base.k_blocks || plan.grid < 1)
+    return Status::invalid("stream-K plan does not fit the problem (tiles, k-blocks)");
+  StreamKPlan p = plan;
+  if (plan.serial) {
+    if (plan.splits < 1 || plan.k_per_split < 1 || plan.k_per_split * plan.splits < plan.k_blocks ||
+        plan.k_per_split * (plan.splits - 1) >= plan.k_blocks ||
+        (plan.distributed && plan.tiles * plan.splits > plan.grid))
+      return Status::invalid("serial plan: splits do not tile the k-blocks, or a distributed fix-up with more "
+                             "units than CTAs");
+    p.slots = p.splits <= 1 ? 0 : p.distributed ? p.tiles * p.splits : p.tiles * (p.splits - 1);
+  } else {
+    if (plan.sk_tiles < 0 || plan.sk_tiles > plan.tiles || (plan.sk_tiles > 0 && plan.sk_tiles * plan.k_blocks < plan.grid))
+      return Status::invalid("stream-K plan: every CTA needs a split iteration");
+    p.slots = p.sk_tiles > 0 ? p.grid : 0;
+  }
+  return launch_plan(args, input, p);
 }
 
 Status sm90_wgmma_ws_serial_splitk_supports(const GemmDesc& g, DType input) {

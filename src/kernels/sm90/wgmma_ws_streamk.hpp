@@ -24,11 +24,16 @@ struct StreamKPlan {
   // serial split-K: every tile in `splits` units of k_per_split k-blocks (the last one clipped).
   int splits = 1;
   int64_t k_per_split = 0;
+  // Serial with one unit per CTA: every split sums 1/S of its tile over all S partials (a
+  // reduce-scatter) instead of the last split adding S-1 partials alone.
+  bool distributed = false;
   int64_t slots = 0;       // partial tiles that may be handed over (flags + 128 KB f32 each)
 };
 
-// sms: the SM count (one CTA per SM). stream-K: full waves data-parallel; the rest, plus one
-// more wave when there is a full one, shared in iterations. Serial: choose_splits(g, sms).
+// sms: the SM count (one CTA per SM). stream-K: full waves data-parallel, the remainder shared
+// in iterations by all CTAs (plus one more wave when the remainder alone would cut a tile into
+// more than 4 pieces); no full wave: floor(sms / tiles) aligned pieces a tile (at most 16), which
+// are serial split-K units (serial = true in the plan). Serial: choose_splits(g, sms).
 StreamKPlan plan_streamk(const GemmDesc& g, int sms, bool serial);
 std::size_t streamk_workspace_bytes(const StreamKPlan& p);
 
@@ -36,6 +41,9 @@ std::size_t streamk_workspace_bytes(const StreamKPlan& p);
 Status sm90_wgmma_ws_streamk_supports(const GemmDesc& g, DType input);
 std::size_t sm90_wgmma_ws_streamk_workspace(const GemmDesc& g);
 Status sm90_wgmma_ws_streamk_launch(const GemmArgs& args, DType input);
+// Tests and benchmarks: run a given stream-K plan (grid, sk_tiles) instead of plan_streamk's;
+// the data-parallel tiles must be a multiple of the grid, each CTA needs a split iteration.
+Status sm90_wgmma_ws_streamk_launch_plan(const GemmArgs& args, DType input, const StreamKPlan& plan);
 
 // Serial split-K (split count from choose_splits, so --split_k_slices / set_forced_split_k reach
 // it): refuses, unless a count is forced, shapes for which one split would be chosen.
