@@ -5,20 +5,26 @@
 // a deterministic fix-up through a global workspace.
 //
 // Why: 4224^3 is 33 x 17 = 561 tiles = 4.25 waves on 132 SMs; the non-persistent and persistent
-// kernels both pay a 5th wave for a quarter of the work (measured 0.80x cuBLAS). Here the full
-// waves but one run whole tiles (data-parallel), and the last 33 + 132 tiles' iterations are
-// shared evenly by all 132 CTAs, ~1.25 tiles each, so every SM ends at the same time.
+// kernels both pay a 5th wave for a quarter of the work (measured 0.80x cuBLAS). Here the 4 full
+// waves run whole tiles (data-parallel) and the remaining 33 tiles' iterations are shared evenly
+// by all 132 CTAs (4 pieces a tile), so every SM ends at about the same time. Measured (bench/
+// NOTES.md, run 7b): -6 to -9% time against the persistent kernel in a short burst, but equal
+// (0.83x cuBLAS) in the sustained, power-limited bench.
 //
 // Schedule (plan_streamk on the host, walk_next() below, the same for producer and consumers):
-//  - stream-K: CTA c owns iterations [c*I/G, (c+1)*I/G) of the I = sk_tiles * k_blocks split
-//    iterations, then data-parallel tiles sk_tiles + c, + G, ... A CTA walks its split range
-//    BACKWARDS, tile by tile, so its first unit is the head of its last tile (the part it does
-//    not finish: a contributor) and its last unit the tail of its first tile (the part that holds
-//    the tile's last k-block: the owner). Owners therefore wait only for units that other CTAs
-//    ran first, and contributors never wait: no chains, no deadlock with all CTAs resident.
-//  - serial split-K: units u = tile * S + split, CTA c takes u = c, c + G, ...; split S-1 (the
-//    last k-blocks) owns the tile and waits for splits 0..S-2, which have lower unit numbers and
-//    never wait; by induction on u every wait ends once all CTAs have been scheduled.
+//  - stream-K: CTA c owns iterations [c*q + min(c, r), ...) of the I = sk_tiles * k_blocks split
+//    iterations (q, r = I / G, I % G), then data-parallel tiles sk_tiles + c, + G, ... A CTA
+//    walks its split range BACKWARDS, tile by tile, so its first unit is the head of its last
+//    tile (the part it does not finish: a contributor) and its last unit the tail of its first
+//    tile (the part that holds the tile's last k-block: the owner). Owners therefore wait only for
+//    units that other CTAs ran first, and contributors never wait: no chains, no deadlock with
+//    all CTAs resident.
+//  - serial split-K (also stream-K's plan when there is no full wave: aligned pieces keep the
+//    CTAs that share operand panels at the same k, see plan_streamk): units u = tile * S + split,
+//    CTA c takes u = c, c + G, ...; split S-1 (the last k-blocks) owns the tile and waits for
+//    splits 0..S-2, which have lower unit numbers and never wait; by induction on u every wait
+//    ends once all CTAs have been scheduled. With one unit per CTA the fix-up is a reduce-scatter
+//    instead (every split writes, waits for all, and finishes 1/S of the tile).
 // Fix-up: a contributor stores its raw f32 accumulators to its slot (128 KB, in register-fragment
 // order so that 32 consecutive threads write 512 contiguous bytes) and raises its slot's flag
 // (one per consumer warpgroup, so the two halves of the tile never wait for each other). The
