@@ -110,10 +110,11 @@ TEST(ProfileFlags, InertFlagsLeaveANote) {
   EXPECT_EQ(o->problems.size(), 6u);
   EXPECT_EQ(o->problems[0].split_k_slices, 1);
   EXPECT_NE(o->notes[0].find("does not take effect yet"), std::string::npos);
+  EXPECT_FALSE(o->split_k_serial);
   auto serial = parse_profile_options({{"split_k_mode", "serial"}});
   ASSERT_TRUE(serial.ok());
-  ASSERT_EQ(serial->notes.size(), 1u);
-  EXPECT_NE(serial->notes[0].find("serial is not implemented"), std::string::npos);
+  EXPECT_TRUE(serial->notes.empty());  // serial split-K takes effect (the *_serial_splitk kernels)
+  EXPECT_TRUE(serial->split_k_serial);
   auto automatic = parse_profile_options({});
   ASSERT_TRUE(automatic.ok());
   EXPECT_EQ(automatic->problems[0].split_k_slices, 0);

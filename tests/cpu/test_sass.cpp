@@ -85,8 +85,10 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   ASSERT_FALSE(sass.empty()) << "no SASS functions parsed from " << cmd;
 
   std::map<std::string, std::set<std::string>> families_seen;  // arch -> {"wmma_", ...}
+  int streamk_functions = 0;
   for (const auto& [key, f] : sass) {
     const auto& [arch, name] = key;
+    if (contains(name, "wgmma_ws_streamk")) ++streamk_functions;
     const bool tensor_arch = arch == "sm_80" || arch == "sm_90a";
     if (contains(name, "wmma_") || contains(name, "mma_sync_")) {
       families_seen[arch].insert(contains(name, "wmma_") ? "wmma_" : "mma_sync_");
@@ -103,6 +105,7 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
     }
   }
   // Guard against a vacuous pass (renamed kernels, a changed cuobjdump format).
+  EXPECT_EQ(streamk_functions, 4) << "wgmma_ws_streamk.cu: bf16/f16 x staged/direct-store instances expected";
   for (const char* arch : {"sm_80", "sm_90a"})
     for (const char* family : {"wmma_", "mma_sync_"})
       EXPECT_TRUE(families_seen[arch].count(family)) << "no " << family << "* kernel in " << arch << " SASS";

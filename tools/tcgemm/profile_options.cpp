@@ -74,7 +74,8 @@ const std::vector<FlagSpec>& profile_flag_specs() {
       {"D", "D's dtype[:layout] (default: C's)"},
       {"alpha", "scale of A*B (default 1); comma list sweeps"},
       {"beta", "scale of C (default 0); comma list sweeps"},
-      {"split_k_mode", "parallel (f32 partials + a deterministic reduction); serial is not implemented"},
+      {"split_k_mode", "parallel (f32 slabs + a reduce kernel) or serial (in-kernel fix-up, the *_serial_splitk "
+                       "kernels); both deterministic"},
       {"split_k_slices", "K slices forced on the split-K kernels (default: their chooser); sweepable"},
       {"raster_order", "heuristic|along_m|along_n (parsed; no effect yet)"},
       {"swizzle_size", "1,2,4,8 (parsed; no effect yet); sweepable"},
@@ -311,9 +312,7 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
   if (auto v = get("split_k_mode")) {
     if (lower(*v) != "serial" && lower(*v) != "parallel")
       return flag_error("split_k_mode", "must be serial or parallel (got '" + *v + "')");
-    if (lower(*v) == "serial")
-      o.notes.push_back("note: --split_k_mode=serial is not implemented; the split-K kernels run parallel "
-                        "(f32 partials, then a fixed-order reduction: deterministic)");
+    o.split_k_serial = lower(*v) == "serial";
   }
   if (auto v = get("split_k_slices")) {
     auto r = expand_int_sweep("split_k_slices", *v, 1);

@@ -64,6 +64,9 @@ struct ProfileOptions {
   bool provider_tcgemm = true;
   bool provider_cublas = true;
   std::string kernels;                   // empty: the kernel gemm() picks
+  // --split_k_mode=serial: split-K runs in-kernel (the *_ws_serial_splitk kernels: partial tiles
+  // handed over through a workspace, fixed-order fix-up) instead of parallel (slabs + a reduce).
+  bool split_k_serial = false;
   bool verification_enabled = true;
   bool verify_with_device = true;
   bool verify_with_cublas = true;

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "commands.hpp"
 #include "profile_report.hpp"
@@ -319,11 +320,30 @@ class Profiler {
   }
 
  private:
+  static bool is_serial_split_k(const KernelEntry& k) {
+    return std::string_view(k.name).find("_serial_splitk") != std::string_view::npos;
+  }
+  static bool is_parallel_split_k(const KernelEntry& k) { return k.split_k != nullptr && !is_serial_split_k(k); }
+
+  // --split_k_mode=serial without --kernels: the in-kernel split-K entry that takes g (nullptr:
+  // none does, and gemm()'s pick runs).
+  const KernelEntry* serial_split_k_kernel(const GemmDesc& g) const {
+    for (const KernelEntry& k : kernel_registry())
+      if (is_serial_split_k(k) && k.min_sm <= dev_.sm && k.supports && k.supports(g).ok()) return &k;
+    return nullptr;
+  }
+
   template <class AddRow>
   std::vector<Candidate> candidates(const GemmDesc& g, AddRow& add_row) {
     std::vector<Candidate> out;
     if (o_.provider_tcgemm) {
-      if (o_.kernels.empty()) {
+      const KernelEntry* serial = o_.split_k_serial && o_.kernels.empty() ? serial_split_k_kernel(g) : nullptr;
+      if (serial != nullptr) {
+        const std::string name(serial->name);
+        out.push_back({"tcgemm", name, false, [g, name](const BufferSet& s, cudaStream_t st) {
+                         return gemm_with_kernel(name, g, s.a.get(), s.b.get(), s.c.get(), s.d.get(), st);
+                       }});
+      } else if (o_.kernels.empty()) {
         auto picked = pick_kernel(g);
         if (picked.ok()) {
           out.push_back({"tcgemm", std::string(*picked), false,
@@ -340,7 +360,9 @@ class Profiler {
           if (!kernel_filter_matches(o_.kernels, k.name)) continue;
           ++matched;
           Status why;
-          if (k.min_sm > dev_.sm)
+          if (o_.split_k_serial && is_parallel_split_k(k))
+            why = Status::unsupported("--split_k_mode=serial: a parallel split-K path (slabs + reduce)");
+          else if (k.min_sm > dev_.sm)
             why = Status::unsupported("needs sm_" + std::to_string(k.min_sm) + ", device is sm_" + std::to_string(dev_.sm));
           else if (k.supports)
             why = k.supports(g);

@@ -7,6 +7,7 @@
 #include "kernels/sm90/wgmma_tma_ws_cluster.hpp"
 #include "kernels/sm90/wgmma_tma_ws_persistent.hpp"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
+#include "kernels/sm90/wgmma_ws_streamk.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
@@ -217,6 +218,34 @@ KernelEntry pc_repack_entry(std::string_view name) {
   e.preference = 2;
   return e;
 }
+
+// wgmma_ws_streamk.cu: the persistent kernel with units that end mid-tile and an in-kernel,
+// fixed-order fix-up. Stream-K only where the tiles leave a partial last wave; serial split-K
+// where split-K would split (or a count is forced). K-major A and B only. By name only until
+// measured (the lead decides dispatch).
+template <DType In>
+KernelEntry streamk_entry(std::string_view name) {
+  KernelEntry e = ws_entry<In, true>(name);
+  const Sm90WsShape s = sm90_wgmma_ws_streamk_shape();
+  e.stages = s.stages;
+  e.threads = s.threads;
+  e.preference = 0;
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_streamk_supports(g, In); };
+  e.workspace_bytes = [](const GemmDesc& g) { return sm90_wgmma_ws_streamk_workspace(g); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_streamk_launch(a, In); };
+  e.function = [] { return sm90_wgmma_ws_streamk_function(In); };
+  return e;
+}
+
+template <DType In>
+KernelEntry serial_splitk_entry(std::string_view name) {
+  KernelEntry e = streamk_entry<In>(name);
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_serial_splitk_supports(g, In); };
+  e.workspace_bytes = [](const GemmDesc& g) { return sm90_wgmma_ws_serial_splitk_workspace(g); };
+  e.split_k = [](const GemmDesc& g) { return choose_splits(g, current_sm_count()); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_serial_splitk_launch(a, In); };
+  return e;
+}
 }  // namespace
 
 void register_sm90_kernels(std::vector<KernelEntry>& table) {
@@ -246,6 +275,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_repack_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack"));
   table.push_back(pc_repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack"));
   table.push_back(pc_entry<DType::bf16, 4, 64>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore_g128"));
+  table.push_back(streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_streamk"));
+  table.push_back(streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_streamk"));
+  table.push_back(serial_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_serial_splitk"));
+  table.push_back(serial_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_serial_splitk"));
   // TF32 (f32 storage) on m64n256k8: K-major A and B only, BK = 32 (the same 128-byte rows); the
   // plain kernel's preference, so gemm() takes it over sm80_mma_sync_tf32 where it applies.
   table.push_back(ws_entry<DType::tf32>("sm90_wgmma_tf32_128x256x32_s4_ws"));
