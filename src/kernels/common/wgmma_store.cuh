@@ -59,4 +59,37 @@ __device__ __forceinline__ void store_accumulators_row_f32(const float (&acc)[kA
   }
 }
 
+// Edge tiles of a row-major f32 slab: the same walk with the rows and columns past the slab's
+// extent left out (rows_left/cols_left count from row0/col0 and may exceed the block). Pairs go out
+// as one 8-byte store where ld is even, else as two 4-byte ones.
+template <int kAccumulators>
+__device__ __forceinline__ void store_accumulators_row_f32_bounded(const float (&acc)[kAccumulators], float* d,
+                                                                   int64_t ld, int64_t row0, int64_t col0,
+                                                                   int64_t rows_left, int64_t cols_left) {
+  const int lane = threadIdx.x % 32;
+  const int warp_in_group = (threadIdx.x / 32) % 4;
+  const int r = warp_in_group * 16 + lane / 4;
+  const bool pairs = ld % 2 == 0;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    if (r + 8 * h >= rows_left) continue;
+    float* row = d + (row0 + r + 8 * h) * ld + col0;
+#pragma unroll
+    for (int j = 0; j < kAccumulators / 4; ++j) {
+      const int c = 8 * j + 2 * (lane % 4);
+      const float x = acc[4 * j + 2 * h], y = acc[4 * j + 2 * h + 1];
+      if (c + 1 < cols_left) {
+        if (pairs) {
+          *reinterpret_cast<float2*>(row + c) = make_float2(x, y);
+        } else {
+          row[c] = x;
+          row[c + 1] = y;
+        }
+      } else if (c < cols_left) {
+        row[c] = x;
+      }
+    }
+  }
+}
+
 }  // namespace tcgemm::dev

@@ -114,8 +114,9 @@ struct Epilogue {
   DType d_dtype, c_dtype;
   // Split-K: split z writes its tile to d + z * d_split_bytes (0 without split-K, where z = 0).
   int64_t d_split_bytes;
-  // Split-K into row-major f32 slabs with an even ld: full tiles store float pairs from registers.
-  bool f32_pairs;
+  // Split-K into row-major f32 slabs: every tile stores straight from registers (float pairs where
+  // the ld is even, edge tiles bounded), never through the staged epilogue.
+  bool f32_slab;
 };
 
 struct Params {
@@ -294,10 +295,15 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     // switches and 2-byte stores), and with one CTA per SM nothing overlaps it. Here each thread
     // writes its fragment as 64 4-byte stores (wgmma_store.cuh), ~260 instructions.
     // NOTES: split-K's slabs took the staged path too, and with 16 k-blocks a split (256x256x65536
-    // at 64 splits) its ~45K instructions cost about as much as the mainloop.
-    if (p.epilogue.f32_pairs && m0 + C::kTileM <= p.m && n0 + C::kTileN <= p.n) {
+    // at 64 splits) its ~45K instructions cost about as much as the mainloop; edge tiles (1000x1000
+    // has 11 of 32) measured 24 us for a 4-k-block split under ncu until they came here too.
+    if (p.epilogue.f32_slab) {
       float* slab = reinterpret_cast<float*>(static_cast<char*>(p.epilogue.d) + blockIdx.z * p.epilogue.d_split_bytes);
-      dev::store_accumulators_row_f32(acc, slab, p.epilogue.d_row_stride, static_cast<int64_t>(m0) + consumer * 64, n0);
+      const int64_t row0 = static_cast<int64_t>(m0) + consumer * 64;
+      if (m0 + C::kTileM <= p.m && n0 + C::kTileN <= p.n && p.epilogue.d_row_stride % 2 == 0)
+        dev::store_accumulators_row_f32(acc, slab, p.epilogue.d_row_stride, row0, n0);
+      else
+        dev::store_accumulators_row_f32_bounded(acc, slab, p.epilogue.d_row_stride, row0, n0, p.m - row0, p.n - n0);
       return;
     }
     if constexpr (kDirectStore) {
@@ -557,7 +563,7 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   ep.d_dtype = g.d.dtype;
   ep.c_dtype = g.c.dtype;
   ep.d_split_bytes = 0;
-  ep.f32_pairs = false;
+  ep.f32_slab = false;
   p.k_blocks_per_split = k_blocks_per_split;
   if (partials != nullptr) {
     ep.d = partials;
@@ -568,7 +574,7 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
     ep.beta = 0.0f;
     ep.d_dtype = DType::f32;
     ep.d_split_bytes = g.m * g.n * static_cast<int64_t>(sizeof(float));
-    ep.f32_pairs = g.d.layout == Layout::row && g.n % 2 == 0 && reinterpret_cast<uintptr_t>(partials) % 8 == 0;
+    ep.f32_slab = g.d.layout == Layout::row && reinterpret_cast<uintptr_t>(partials) % 8 == 0;
   }
 
   // The register-store epilogue writes 4-byte pairs of D's own 16-bit type along a row.
