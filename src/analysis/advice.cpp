@@ -30,6 +30,30 @@ void add(std::vector<Advice>& out, double base_us, double alt_us, std::string ac
   out.push_back({std::move(action), base_us / alt_us, std::move(reason)});
 }
 
+// A misaligned problem's plan already includes the repack (its copies are in the predicted time);
+// it is listed as advice with its gain over the best family that runs without copies, because it
+// is the cure that matters most for such a shape and a reader should see it priced.
+void advise_repack(const ShapeReport& r, std::vector<Advice>& out) {
+  if (r.predicted.copy_us <= 0) return;
+  const GemmDesc& g = r.desc;
+  double without = 0;
+  std::string family;
+  for (const FamilyCheck& f : r.alignment.families) {
+    if (!f.available || !f.eligible || f.family == MmaFamily::wgmma) continue;
+    const TileConfig t = default_tile_config(f.family, g.a.dtype);
+    const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
+    const double us = predict_time(g, r.device, t, b, family_peak_tflops(r.device, f.family, g.a.dtype)).total_us;
+    if (us > 0 && (without == 0 || us < without)) {
+      without = us;
+      family = std::string(to_string(f.family));
+    }
+  }
+  if (without <= 0) return;
+  add(out, without, r.predicted.total_us, "repack A/B into an aligned workspace (in this plan)",
+      "A or B breaks TMA's 16-byte rule; copying it (" + fmt("%.1f us", r.predicted.copy_us) +
+          ") lets the wgmma kernels run it, against " + fmt("%.1f us", without) + " on " + family + " without copies");
+}
+
 void advise_split_k(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.waves.grid_ctas >= r.waves.resident_ctas) return;  // already a full wave
@@ -83,6 +107,10 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   std::vector<TileConfig> candidates;
   const TileConfig base = default_tile_config(r.tile.family, in);
   if (r.tile.family == MmaFamily::wgmma) {
+    // The narrower tiles are compiled for A row-major, B column-major and aligned operands only
+    // (no repack composite): advise them only where one of them can run the problem.
+    const GemmDesc& g = r.desc;
+    if (g.a.layout != Layout::row || g.b.layout != Layout::column || r.predicted.copy_us > 0) return;
     // The tiles the library has compiled (kernels/sm90/wgmma_tma_ws.cu: 128 x N, stages filling
     // shared memory, one CTA per SM): advising a tile nobody can run helps no one.
     const int tk = base.tile_k;
@@ -154,6 +182,7 @@ std::vector<Advice> advise(const ShapeReport& r) {
     add(out, r.predicted.total_us, predict_time(t32, r.device, cfg, b, family_peak_tflops(r.device, f, DType::tf32)).total_us,
         "declare A and B tf32", "f32 inputs run on the CUDA cores; tf32 (10-bit mantissa, f32 range) runs on the Tensor Cores");
   }
+  advise_repack(r, out);
   advise_split_k(r, peak, out);
   advise_stream_k(r, peak, out);
   advise_persistent(r, out);

@@ -19,6 +19,19 @@ constexpr double kSmFractionToSaturateDram = 0.5;
 // fraction. It is what makes a 128-row tile at M = 16, whose 8x padded MMAs still hide under the
 // memory time, lose to the narrow swap-A/B tile, as measured (bench/NOTES.md).
 constexpr double kOverlapLoss = 0.15;
+
+// NOTES: measured, not derived (bench/NOTES.md, tile/stage sweep, H200, one CTA/SM): the rate a
+// 128 x N wgmma tile sustains relative to 128x256, because wgmma re-reads its B operand from
+// shared memory for every 64-row slice, so narrower tiles move more bytes per FLOP.
+// 128x128: 534/580 and 569/641 TFLOP/s at 4096^3 and 8192^3 -> 0.89; 128x64: 366/580, 413/641
+// -> 0.64. Narrower tiles are only run memory-bound (swap A/B), where this term does not bind.
+double wgmma_tile_efficiency(const TileConfig& t) {
+  if (t.family != MmaFamily::wgmma) return 1.0;
+  const int lo = std::min(t.tile_m, t.tile_n), hi = std::max(t.tile_m, t.tile_n);
+  if (lo >= 128) return hi >= 256 ? 1.0 : 0.89;
+  if (lo >= 64) return 0.64;
+  return 0.4;
+}
 }  // namespace
 
 TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConfig& t,
@@ -32,7 +45,7 @@ TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConf
   const int64_t waves = ceil_div(tiles, resident);
   const double k_padded = static_cast<double>(ceil_div(k_slice, t.tile_k) * t.tile_k);
   // Each wave runs b CTAs per SM at the SM's share of the peak.
-  const double per_sm_flops = peak_tflops * 1e12 / d.sm_count;
+  const double per_sm_flops = peak_tflops * wgmma_tile_efficiency(t) * 1e12 / d.sm_count;
   const double tile_us = 2.0 * t.tile_m * t.tile_n * k_padded / per_sm_flops * 1e6;
   tm.compute_us = static_cast<double>(waves) * ctas_per_sm * tile_us;
 
