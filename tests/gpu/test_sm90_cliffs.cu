@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gpu/gpu_test_util.hpp"
+#include "gpu/sm90_entry_check.cuh"
 #include "gpu/sm90_test_util.cuh"
 #include "kernels/common/element.cuh"
 #include "kernels/common/repack.hpp"
@@ -34,7 +35,6 @@
 namespace tcgemm {
 namespace {
 
-#define CUDA_OK(x) ASSERT_EQ((x), cudaSuccess) << #x << ": " << cudaGetErrorString(cudaGetLastError())
 
 constexpr const char* kPlainBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws";
 constexpr const char* kRepackBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_repack";
@@ -51,78 +51,6 @@ std::string shape_name(Shape s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 const char* layout_name(Layout l) { return l == Layout::row ? "row" : "col"; }
-
-// Runs k on g (A/B base pointers `offset_bytes` past a cudaMalloc'd address), checks D against
-// the device reference, and (determinism) optionally runs again and compares D bit for bit.
-void run_and_check(const KernelEntry& k, const GemmDesc& g, size_t offset_bytes, bool twice) {
-  const DType input = g.a.dtype;
-  const size_t na = stored_elements(extent_a(g), g.a.layout, effective_ld(g.a, extent_a(g)));
-  const size_t nb = stored_elements(extent_b(g), g.b.layout, effective_ld(g.b, extent_b(g)));
-  const size_t nc = stored_elements(extent_c(g), g.c.layout, effective_ld(g.c, extent_c(g)));
-  const size_t nd = stored_elements(extent_c(g), g.d.layout, effective_ld(g.d, extent_c(g)));
-  const size_t d_bytes = nd * dtype_bytes(g.d.dtype);
-  DeviceBuffer A(na * 2 + offset_bytes), B(nb * 2 + offset_bytes), Cb(nc * dtype_bytes(g.c.dtype)), D(d_bytes);
-  const size_t ws_bytes = k.workspace_bytes ? k.workspace_bytes(g) : 0;
-  DeviceBuffer W(ws_bytes);
-  DeviceBuffer ref(g.m * g.n * sizeof(float)), got(g.m * g.n * sizeof(float));
-  ASSERT_TRUE(A.p && B.p && Cb.p && D.p && W.p && ref.p && got.p);
-  void* a = static_cast<char*>(A.p) + offset_bytes;
-  void* b = static_cast<char*>(B.p) + offset_bytes;
-  fill(a, na, input);
-  fill(b, nb, input);
-  fill(Cb.p, nc, g.c.dtype);
-  CUDA_OK(cudaMemset(D.p, 0xFF, d_bytes));  // NaN in f32, f16 and bf16
-  CUDA_OK(cudaMemset(W.p, 0xFF, std::max<size_t>(ws_bytes, 16)));
-
-  GemmArgs args;
-  args.desc = g;
-  args.a = a;
-  args.b = b;
-  args.c = Cb.p;
-  args.d = D.p;
-  args.workspace = W.p;
-  args.workspace_bytes = ws_bytes;
-  const Status run = k.launch(args);
-  ASSERT_TRUE(run.ok()) << run.message();
-  CUDA_OK(cudaDeviceSynchronize());
-
-  ASSERT_TRUE(reference_gemm_device(g, a, b, Cb.p, static_cast<float*>(ref.p), false).ok());
-  ASSERT_TRUE(convert_to_float_device(g, D.p, static_cast<float*>(got.p)).ok());
-  CUDA_OK(cudaDeviceSynchronize());
-  std::vector<float> r(g.m * g.n), d(g.m * g.n);
-  CUDA_OK(cudaMemcpy(r.data(), ref.p, r.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(d.data(), got.p, d.size() * sizeof(float), cudaMemcpyDeviceToHost));
-
-  // The kernel's tolerance (test_sm90_wgmma.cu), tightened by the output dtype's rounding.
-  double eps = input == DType::bf16 ? 1e-2 : 5e-3;
-  if (g.d.dtype == DType::bf16) eps = std::max(eps, 1e-2);
-  const double floor = 0.1 * eps * std::sqrt(static_cast<double>(g.k));
-  double diff2 = 0, ref2 = 0;
-  int64_t bad = 0, first_bad = -1;
-  for (size_t i = 0; i < r.size(); ++i) {
-    const double x = d[i], y = r[i];
-    diff2 += (x - y) * (x - y);
-    ref2 += y * y;
-    const bool ok = std::isfinite(x) && std::fabs(x - y) <= eps * (std::fabs(x) + std::fabs(y)) + floor;
-    if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
-  }
-  const double rel = std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-30);
-  EXPECT_EQ(bad, 0) << bad << " of " << r.size() << " elements off; first at (" << first_bad / g.n << ", "
-                    << first_bad % g.n << "): got " << d[first_bad] << ", want " << r[first_bad];
-  EXPECT_LE(rel, eps) << "relative norm error " << rel;
-
-  if (twice) {
-    std::vector<unsigned char> first(d_bytes), second(d_bytes);
-    CUDA_OK(cudaMemcpy(first.data(), D.p, d_bytes, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemset(D.p, 0xFF, d_bytes));
-    CUDA_OK(cudaMemset(W.p, 0x7F, std::max<size_t>(ws_bytes, 16)));
-    const Status again = k.launch(args);
-    ASSERT_TRUE(again.ok()) << again.message();
-    CUDA_OK(cudaDeviceSynchronize());
-    CUDA_OK(cudaMemcpy(second.data(), D.p, d_bytes, cudaMemcpyDeviceToHost));
-    EXPECT_EQ(std::memcmp(first.data(), second.data(), d_bytes), 0) << "D differs between two identical runs";
-  }
-}
 
 // Restores the automatic split count however the test ends.
 struct ForcedSplits {

@@ -9,24 +9,13 @@
 #include <algorithm>
 #include <string>
 
+#include "kernels/common/epilogue.cuh"
+
 namespace tcgemm {
 namespace {
 
-__device__ __forceinline__ float load_c(const void* c, int64_t i, DType t) {
-  switch (t) {
-    case DType::f16: return __half2float(static_cast<const __half*>(c)[i]);
-    case DType::bf16: return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[i]);
-    default: return static_cast<const float*>(c)[i];
-  }
-}
-
-__device__ __forceinline__ void store_d(void* d, int64_t i, DType t, float v) {
-  switch (t) {
-    case DType::f16: static_cast<__half*>(d)[i] = __float2half_rn(v); break;
-    case DType::bf16: static_cast<__nv_bfloat16*>(d)[i] = __float2bfloat16_rn(v); break;
-    default: static_cast<float*>(d)[i] = v; break;
-  }
-}
+using dev::load_epilogue;
+using dev::store_epilogue;
 
 // V = 4: slabs read as float4 (needs M*N % 4 == 0 and a 16-byte aligned workspace); V = 1 otherwise.
 // The adds stay in slab order (no reassociation without fast-math), unrolled only for loads in flight.
@@ -58,8 +47,8 @@ __global__ void __launch_bounds__(256) splitk_reduce_kernel(const SplitKReduceAr
       const int64_t r = a.row_major ? outer : inner;
       const int64_t c = a.row_major ? inner : outer;
       float v = a.alpha * sum[e];
-      if (a.beta != 0.0f) v += a.beta * load_c(a.c, r * a.c_row_stride + c * a.c_col_stride, a.c_dtype);
-      store_d(a.d, r * a.d_row_stride + c * a.d_col_stride, a.d_dtype, v);
+      if (a.beta != 0.0f) v += a.beta * load_epilogue(a.c, r * a.c_row_stride + c * a.c_col_stride, a.c_dtype);
+      store_epilogue(a.d, r * a.d_row_stride + c * a.d_col_stride, a.d_dtype, v);
     }
   }
 }

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "kernels/common/cluster.cuh"
+#include "kernels/common/epilogue.cuh"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
@@ -113,21 +114,8 @@ struct Params {
 };
 
 // --- epilogue helpers ------------------------------------------------------------------------
-__device__ __forceinline__ float load_c(const void* c, int64_t i, DType t) {
-  switch (t) {
-    case DType::f16: return __half2float(static_cast<const __half*>(c)[i]);
-    case DType::bf16: return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[i]);
-    default: return static_cast<const float*>(c)[i];
-  }
-}
-
-__device__ __forceinline__ void store_d(void* d, int64_t i, DType t, float v) {
-  switch (t) {
-    case DType::f16: static_cast<__half*>(d)[i] = __float2half_rn(v); break;
-    case DType::bf16: static_cast<__nv_bfloat16*>(d)[i] = __float2bfloat16_rn(v); break;
-    default: static_cast<float*>(d)[i] = v; break;
-  }
-}
+using dev::load_epilogue;
+using dev::store_epilogue;
 
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
@@ -338,8 +326,8 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
       if (r >= rows || c >= cols) continue;
       const int64_t gr = row_base + r, gc = static_cast<int64_t>(n0) + c;
       float v = ep.alpha * staged[r * C::kEpiloguePitch + c];
-      if (ep.beta != 0.0f) v += ep.beta * load_c(ep.c, gr * ep.c_row_stride + gc * ep.c_col_stride, ep.c_dtype);
-      store_d(ep.d, gr * ep.d_row_stride + gc * ep.d_col_stride, ep.d_dtype, v);
+      if (ep.beta != 0.0f) v += ep.beta * load_epilogue(ep.c, gr * ep.c_row_stride + gc * ep.c_col_stride, ep.c_dtype);
+      store_epilogue(ep.d, gr * ep.d_row_stride + gc * ep.d_col_stride, ep.d_dtype, v);
     }
     }  // !stored
   }
