@@ -3,8 +3,9 @@
 // random inputs, D poisoned with NaN first (and its padding checked untouched), M/N/K tails, odd
 // tile-row counts (the ghost CTA of the last cluster), K not a multiple of 64, alpha != 1, padded
 // leading dimensions. Grids capped at 1-3 clusters make one cluster walk many tiles, so the ring of
-// stages and the C buffer's TMA-store waits cross tile boundaries even at small sizes. Host checks:
-// what supports() refuses, and why.
+// stages and the C buffer's TMA-store waits cross tile boundaries even at small sizes. tf32 (f32
+// A/B, f32 D staged in halves or quarters): the same checks with f32 tails (N % 4 != 0) and the
+// tf32 tolerance. Host checks: what supports() refuses, and why.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -32,17 +33,26 @@ constexpr const char* kNames[] = {
     "sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore",       "sm90_wgmma_f16_128x256x64_s4_pc2x1_tmastore",
     "sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128", "sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore_g128"};
 
+// tf32: f32 storage in A/B, f32 D; by name only (preference 0).
+constexpr const char* kTf32Names[] = {"sm90_wgmma_tf32_128x256x32_s3_pc2x1_tmastore",
+                                      "sm90_wgmma_tf32_128x256x32_s4_pc2x1_tmastore"};
+
 int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-// A TN problem with row-major D of the input type, lds padded to TMA's 16 bytes plus `extra`.
+DType d_type_of(DType input) { return input == DType::tf32 ? DType::f32 : input; }
+
+// A TN problem with row-major D (the input type; f32 for tf32), lds padded to TMA's 16 bytes
+// (8 16-bit or 4 f32 elements) plus `extra`.
 GemmDesc make_problem(DType input, Shape s, int64_t extra, float alpha) {
+  const int64_t in16 = 16 / static_cast<int64_t>(dtype_bytes(input));
+  const int64_t d16 = 16 / static_cast<int64_t>(dtype_bytes(d_type_of(input)));
   GemmDesc g;
   g.m = s.m;
   g.n = s.n;
   g.k = s.k;
-  g.a = {input, Layout::row, round_up(s.k, 8) + extra};
-  g.b = {input, Layout::column, round_up(s.k, 8) + 2 * extra};
-  g.d = {input, Layout::row, round_up(s.n, 8) + extra};
+  g.a = {input, Layout::row, round_up(s.k, in16) + extra};
+  g.b = {input, Layout::column, round_up(s.k, in16) + 2 * extra};
+  g.d = {d_type_of(input), Layout::row, round_up(s.n, d16) + extra};
   g.c = g.d;
   g.alpha = alpha;
   g.beta = 0.0f;
@@ -60,11 +70,13 @@ void run_and_check(const char* name, DType input, int stages, int max_clusters, 
   const size_t na = stored_elements(extent_a(g), g.a.layout, g.a.ld);
   const size_t nb = stored_elements(extent_b(g), g.b.layout, g.b.ld);
   const size_t nd = stored_elements(extent_c(g), g.d.layout, g.d.ld);
-  DeviceBuffer A(na * 2), B(nb * 2), D(nd * 2), ref(g.m * g.n * sizeof(float)), got(g.m * g.n * sizeof(float));
+  const size_t in_bytes = dtype_bytes(input), d_bytes = dtype_bytes(g.d.dtype);
+  DeviceBuffer A(na * in_bytes), B(nb * in_bytes), D(nd * d_bytes), ref(g.m * g.n * sizeof(float)),
+      got(g.m * g.n * sizeof(float));
   ASSERT_TRUE(A.p && B.p && D.p && ref.p && got.p);
   fill(A.p, na, input);
   fill(B.p, nb, input);
-  CUDA_OK(cudaMemset(D.p, 0xFF, nd * 2));  // NaN in f16 and bf16
+  CUDA_OK(cudaMemset(D.p, 0xFF, nd * d_bytes));  // NaN in f32, f16 and bf16
 
   GemmArgs args;
   args.desc = g;
@@ -82,8 +94,11 @@ void run_and_check(const char* name, DType input, int stages, int max_clusters, 
   CUDA_OK(cudaMemcpy(r.data(), ref.p, r.size() * sizeof(float), cudaMemcpyDeviceToHost));
   CUDA_OK(cudaMemcpy(d.data(), got.p, d.size() * sizeof(float), cudaMemcpyDeviceToHost));
 
-  const double eps = input == DType::bf16 ? 1e-2 : 5e-3;
-  const double floor = 0.1 * eps * std::sqrt(static_cast<double>(g.k)) * std::fabs(g.alpha);
+  // tf32: A/B are raw f32; wgmma drops their low 13 mantissa bits while the reference rounds
+  // (cvt.rna), so the tolerance and floor of test_sm90_wgmma.cu's tf32 cases apply.
+  const bool tf32 = input == DType::tf32;
+  const double eps = input == DType::bf16 ? 1e-2 : tf32 ? 2e-3 : 5e-3;
+  const double floor = (tf32 ? 1e-3 : 0.1 * eps) * std::sqrt(static_cast<double>(g.k)) * std::fabs(g.alpha);
   double diff2 = 0, ref2 = 0;
   int64_t bad = 0, first_bad = -1;
   for (size_t i = 0; i < r.size(); ++i) {
@@ -99,11 +114,12 @@ void run_and_check(const char* name, DType input, int stages, int max_clusters, 
 
   // The TMA store clips at N: the padding columns of each row keep their poison.
   if (g.d.ld > g.n) {
-    std::vector<uint16_t> raw(nd);
-    CUDA_OK(cudaMemcpy(raw.data(), D.p, nd * 2, cudaMemcpyDeviceToHost));
+    std::vector<uint8_t> raw(nd * d_bytes);
+    CUDA_OK(cudaMemcpy(raw.data(), D.p, raw.size(), cudaMemcpyDeviceToHost));
     int64_t touched = 0;
     for (int64_t row = 0; row < g.m; ++row)
-      for (int64_t c = g.n; c < g.d.ld; ++c) touched += raw[row * g.d.ld + c] != 0xFFFF;
+      for (int64_t c = g.n; c < g.d.ld; ++c)
+        for (size_t b = 0; b < d_bytes; ++b) touched += raw[(row * g.d.ld + c) * d_bytes + b] != 0xFF;
     EXPECT_EQ(touched, 0) << "the kernel wrote into D's ld padding";
   }
 }
@@ -151,6 +167,44 @@ INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentCluster,
                                             ::testing::Values(1, 3)),
                          case_name);
 
+// --- tf32: both stage counts x shapes x grid caps ------------------------------------------------
+// 1/7/33/129 cubes, K not a multiple of 32, N % 4 = 1, 2, 3 (the f32 tail past the last 16-byte
+// chunk), odd tile-row counts (ghost CTA), N tails inside the first and second half of a tile.
+const Shape kTf32Shapes[] = {{1, 1, 1},        {7, 7, 7},        {33, 33, 33},     {129, 129, 129},
+                             {255, 257, 1000}, {1000, 1000, 1001}, {130, 253, 64},  {257, 514, 96},
+                             {385, 259, 200},  {640, 383, 33},   {2048, 2048, 2048}, {4096, 1024, 4096}};
+
+// stage index into kTf32Names, shape index, grid cap (-1: the registry entry; else clusters)
+class Sm90PersistentClusterTf32 : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Sm90PersistentClusterTf32, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [instance, shape_index, max_clusters] = GetParam();
+  const float alphas[] = {1.0f, 0.75f, -1.25f};
+  const GemmDesc g =
+      make_problem(DType::tf32, kTf32Shapes[shape_index], shape_index % 3 == 1 ? 4 : 0, alphas[shape_index % 3]);
+  run_and_check(kTf32Names[instance], DType::tf32, instance == 0 ? 3 : 4, max_clusters, g);
+}
+
+std::string tf32_case_name(const ::testing::TestParamInfo<Case>& info) {
+  const auto [instance, si, cap] = info.param;
+  const Shape s = kTf32Shapes[si];
+  std::string name = kTf32Names[instance];
+  name = name.substr(std::string("sm90_wgmma_").size());
+  return name + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+         (cap < 0 ? std::string("_registry") : "_clusters" + std::to_string(cap));
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentClusterTf32,
+                         ::testing::Combine(::testing::Range(0, 2),
+                                            ::testing::Range(0, static_cast<int>(std::size(kTf32Shapes))),
+                                            ::testing::Values(-1)),
+                         tf32_case_name);
+INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterTf32,
+                         ::testing::Combine(::testing::Range(0, 2), ::testing::Values(4, 5, 7, 8, 9),
+                                            ::testing::Values(1, 3)),
+                         tf32_case_name);
+
 // For compute-sanitizer (racecheck, synccheck, memcheck): small sizes, one cluster walking several
 // tiles (2 pair-tiles with 3 k-blocks; 3 tile rows so the last pair has a ghost CTA).
 TEST(Sm90PersistentClusterSmall, RingAndGhostAcrossTiles) {
@@ -162,6 +216,18 @@ TEST(Sm90PersistentClusterSmall, RingAndGhostAcrossTiles) {
     run_and_check(kNames[instance], input, stages, 1, make_problem(input, {129, 257, 130}, 8, 0.75f));
     run_and_check(kNames[instance], input, stages, 1, make_problem(input, {300, 100, 70}, 0, -1.25f));
     run_and_check(kNames[instance], input, stages, -1, make_problem(input, {33, 33, 33}, 0, 1.0f));
+  }
+}
+
+// The same for tf32 (f32 C buffer in halves and quarters, the 1-3 column f32 tail).
+TEST(Sm90PersistentClusterSmall, Tf32RingAndGhostAcrossTiles) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (int instance : {0, 1}) {
+    const int stages = instance == 0 ? 3 : 4;
+    SCOPED_TRACE(kTf32Names[instance]);
+    run_and_check(kTf32Names[instance], DType::tf32, stages, 1, make_problem(DType::tf32, {129, 257, 70}, 4, 0.75f));
+    run_and_check(kTf32Names[instance], DType::tf32, stages, 1, make_problem(DType::tf32, {300, 99, 40}, 0, -1.25f));
+    run_and_check(kTf32Names[instance], DType::tf32, stages, -1, make_problem(DType::tf32, {33, 33, 33}, 0, 1.0f));
   }
 }
 
@@ -182,6 +248,18 @@ TEST(Sm90PersistentClusterHost, Registered) {
     const std::string_view n = name;
     EXPECT_EQ(k->preference, n.find("_s3_") != std::string_view::npos && !n.ends_with("_g128") ? 2 : 0) << name;
   }
+  for (const char* name : kTf32Names) {
+    const KernelEntry* k = find_kernel(name);
+    ASSERT_NE(k, nullptr) << name;
+    EXPECT_EQ(k->input, DType::tf32);
+    EXPECT_EQ(k->family, MmaFamily::wgmma);
+    EXPECT_EQ(k->tile_m, 128);
+    EXPECT_EQ(k->tile_n, 256);
+    EXPECT_EQ(k->tile_k, 32);  // one 128-byte row of f32
+    EXPECT_EQ(k->threads, 384);
+    EXPECT_EQ(k->cluster_m, 2);
+    EXPECT_EQ(k->preference, 0) << name << ": by name only until the lead decides dispatch";
+  }
 }
 
 TEST(Sm90PersistentClusterHost, GemmPicksItForLargeTn) {
@@ -197,6 +275,13 @@ TEST(Sm90PersistentClusterHost, GemmPicksItForLargeTn) {
   const Result<std::string_view> k = pick_kernel(g);
   ASSERT_TRUE(k.ok()) << k.status().message();
   EXPECT_TRUE(k.value().ends_with("_s4_ws")) << k.value();
+  // tf32 stays on the plain kernel until the lead ranks the tf32 cluster entries.
+  g.b.layout = Layout::column;
+  g.a.dtype = g.b.dtype = DType::tf32;
+  g.c.dtype = g.d.dtype = DType::f32;
+  const Result<std::string_view> t = pick_kernel(g);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t.value(), "sm90_wgmma_tf32_128x256x32_s4_ws");
 }
 
 TEST(Sm90PersistentClusterHost, RefusesWhatTheEpilogueOrTmaCannotDo) {
@@ -241,6 +326,55 @@ TEST(Sm90PersistentClusterHost, RefusesWhatTheEpilogueOrTmaCannotDo) {
   f32_in.a.dtype = f32_in.b.dtype = DType::f32;
   EXPECT_EQ(k->supports(f32_in).code(), StatusCode::unsupported);
   EXPECT_EQ(find_kernel(kNames[2])->supports(ok).code(), StatusCode::unsupported) << "f16 kernel, bf16 problem";
+}
+
+TEST(Sm90PersistentClusterHost, Tf32RefusesWhatTheEpilogueOrTmaCannotDo) {
+  for (const char* name : kTf32Names) {
+    SCOPED_TRACE(name);
+    const KernelEntry* k = find_kernel(name);
+    ASSERT_NE(k, nullptr);
+    const GemmDesc ok = make_problem(DType::tf32, {256, 257, 255}, 0, 1.0f);  // lda = ldb = 256, ldd = 260
+    ASSERT_TRUE(k->supports(ok).ok()) << k->supports(ok).message();
+    auto expect = [&](const GemmDesc& g, StatusCode code, const char* text) {
+      const Status s = k->supports(g);
+      EXPECT_EQ(s.code(), code) << s.message();
+      EXPECT_NE(s.message().find(text), std::string::npos) << s.message();
+    };
+    for (auto [la, lb] : {std::pair{Layout::column, Layout::column}, std::pair{Layout::row, Layout::row}}) {
+      GemmDesc g = ok;
+      g.a.layout = la;
+      g.b.layout = lb;
+      g.a.ld = g.b.ld = 0;
+      expect(g, StatusCode::unsupported, "A row-major, B column-major");
+    }
+    GemmDesc bf16_d = ok;
+    bf16_d.d.dtype = bf16_d.c.dtype = DType::bf16;
+    expect(bf16_d, StatusCode::unsupported, "f32 for tf32 inputs");
+    GemmDesc col_d = ok;
+    col_d.d.layout = Layout::column;
+    col_d.d.ld = 0;
+    expect(col_d, StatusCode::unsupported, "row-major");
+    GemmDesc beta = ok;
+    beta.beta = 0.5f;
+    expect(beta, StatusCode::unsupported, "beta must be 0");
+    GemmDesc odd_ldd = ok;
+    odd_ldd.d.ld = 258;  // 1032 bytes
+    expect(odd_ldd, StatusCode::misaligned, "D: ldd*4 bytes = 1032 is not a multiple of 16");
+    GemmDesc misaligned_d = ok;
+    misaligned_d.d.pointer_alignment = 4;
+    expect(misaligned_d, StatusCode::misaligned, "D: base pointer is only 4-byte aligned");
+    GemmDesc odd_lda = ok;
+    odd_lda.a.ld = 255;  // K = 255: 1020 bytes
+    expect(odd_lda, StatusCode::misaligned, "A: lda*4 bytes = 1020");
+    GemmDesc f32_in = ok;  // f32 storage not declared tf32: not this kernel's
+    f32_in.a.dtype = f32_in.b.dtype = DType::f32;
+    EXPECT_EQ(k->supports(f32_in).code(), StatusCode::unsupported);
+    EXPECT_EQ(k->supports(make_problem(DType::bf16, {256, 256, 256}, 0, 1.0f)).code(), StatusCode::unsupported)
+        << "tf32 kernel, bf16 problem";
+  }
+  EXPECT_EQ(find_kernel(kNames[0])->supports(make_problem(DType::tf32, {256, 256, 256}, 0, 1.0f)).code(),
+            StatusCode::unsupported)
+      << "bf16 kernel, tf32 problem";
 }
 
 }  // namespace

@@ -191,7 +191,7 @@ KernelEntry swap_entry(std::string_view name) {
 // choice, which at the peak shapes needs no more tile rounds than 66 clusters).
 template <DType In, int kStages, int kMaxClusters = 0>
 KernelEntry pc_entry(std::string_view name) {
-  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pc_shape(kStages));
+  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pc_shape(kStages, In));
   e.cluster_m = 2;
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pc_supports(g, In); };
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pc_launch(a, In, kStages, kMaxClusters); };
@@ -201,7 +201,8 @@ KernelEntry pc_entry(std::string_view name) {
   // problems in three same-process passes (+3-11%, bench/NOTES.md), so it is the default where
   // it applies (above the plain kernel's 1, below the shape-specific split-K and swap paths);
   // the other variants run by name.
-  e.preference = (kStages == 3 && kMaxClusters == 0) ? 2 : 0;
+  // tf32 (f32 D): by name only until measured against the plain tf32 kernel.
+  e.preference = (kStages == 3 && kMaxClusters == 0 && In != DType::tf32) ? 2 : 0;
   return e;
 }
 
@@ -282,6 +283,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   // TF32 (f32 storage) on m64n256k8: K-major A and B only, BK = 32 (the same 128-byte rows); the
   // plain kernel's preference, so gemm() takes it over sm80_mma_sync_tf32 where it applies.
   table.push_back(ws_entry<DType::tf32>("sm90_wgmma_tf32_128x256x32_s4_ws"));
+  // The persistent cluster kernel on tf32 (TN, D f32 row-major, beta == 0): C staged in halves
+  // (3 stages) or quarters (4 stages); by name only (preference 0) until the bench decides.
+  table.push_back(pc_entry<DType::tf32, 3>("sm90_wgmma_tf32_128x256x32_s3_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::tf32, 4>("sm90_wgmma_tf32_128x256x32_s4_pc2x1_tmastore"));
   // Small M: swap A/B onto a 16/32/64/128-wide tile (stages fill shared memory).
   table.push_back(swap_entry<DType::bf16, 16, 1, 4>("sm90_wgmma_bf16_16x64x64_s16_swapab"));
   table.push_back(swap_entry<DType::bf16, 32, 1, 4>("sm90_wgmma_bf16_32x64x64_s16_swapab"));

@@ -1,7 +1,8 @@
 // Persistent, clustered, TMA-store warp-specialized wgmma GEMM: the pieces of wgmma_tma_ws.cu
-// (128x256x64 tile, one producer and two m64n256k16 consumer warpgroups), the persistent kernel
-// (the ring of stages continues across tiles) and the cluster kernel (2 CTAs along M share B by
-// TMA multicast) in one kernel, with an epilogue that stores through shared memory by TMA.
+// (128x256x64 tile, one producer and two m64n256k16 consumer warpgroups; tf32: 128x256x32 on
+// m64n256k8, the same bytes), the persistent kernel (the ring of stages continues across tiles)
+// and the cluster kernel (2 CTAs along M share B by TMA multicast) in one kernel, with an
+// epilogue that stores through shared memory by TMA.
 //
 // Why (bench/NOTES.md, "Hopper at peak"): the best kernel so far (`_ws_ds`) keeps the tensor pipe
 // ~77% busy at 4096^3. The public reference design at ~107% of cuBLAS on H100 (pranjalssh/fast.cu
@@ -16,6 +17,12 @@
 //    next mainloop; kStages = 4 (one more k-block of lookahead) leaves room for 32 KB of C only,
 //    so each consumer stores its 64x256 slab in two 64x128 halves, the second waiting until TMA
 //    has read the first (~16 KB, a few hundred cycles). Both are instantiated; the bench decides.
+//  - tf32 (f32 A/B, f32 D): a stage holds the same 48 KB (BK = 32 f32), but the f32 C tile is
+//    128 KB, which fits beside no number of 48 KB stages >= 3 (3 x 48 + 128 = 272 KB). The C
+//    buffer keeps its 64 or 32 KB, so the slab goes out in halves (3 stages: 64x128 f32 = 32 KB
+//    a consumer, one wait per tile, the 16-bit 4-stage pattern) or quarters (4 stages: 64x64,
+//    three waits). 2 stages + a whole tile (96 + 128 KB) would fit, but one k-block of lookahead
+//    stalls the mainloop, which is what pays; so the same two stage counts as for 16-bit.
 //  - Each CTA multicasts one 128-row half of B into both CTAs, so a stage in CTA r is written by
 //    both producers: a producer refills a stage only when the consumers of *both* CTAs released
 //    it. Empty barriers count 2 CTAs x 2 consumer warpgroups; one thread per warpgroup arrives
@@ -28,11 +35,13 @@
 //  - Odd tiles_m: the second CTA of the last pair row is a ghost. It loads its partner's A (valid
 //    memory), multicasts its B half, multiplies and arrives like any CTA, and stores nothing.
 //  - TMA stores write whole 16-byte chunks of a row (measured here, and triton-lang/triton#11583):
-//    a box clipped at an N that is not a multiple of 8 still overwrites D up to the next 16-byte
-//    boundary, i.e. whatever lies in the ld padding. So the D map ends at n_tma = N & ~7 and the
-//    1-7 columns past it are read back from the C buffer and stored element by element.
-//  - The C buffer uses TMA's 128B swizzle (boxes of 64 rows x 64 columns, 8 KB): a warp's 4-byte
-//    fragment stores then hit 32 distinct banks. st.shared (generic proxy) -> fence.proxy.async
+//    a box clipped at an N that is not a multiple of 8 (16-bit; 4 for f32) still overwrites D up
+//    to the next 16-byte boundary, i.e. whatever lies in the ld padding. So the D map ends at
+//    n_tma = N rounded down to 16 bytes and the 1-7 (f32: 1-3) columns past it are read back from
+//    the C buffer and stored element by element.
+//  - The C buffer uses TMA's 128B swizzle (boxes of 64 rows x 128 bytes, 8 KB: 64 16-bit or 32
+//    f32 columns): a warp's 4-byte fragment stores then hit 32 distinct banks; f32's 8-byte
+//    stores (256 bytes a warp) take the minimum two wavefronts, rows r and r^1 sharing banks. st.shared (generic proxy) -> fence.proxy.async
 //    -> named barrier -> one thread's TMA store + commit; before the buffer is written again that
 //    thread waits cp.async.bulk.wait_group.read 0, then the warpgroup's named barrier.
 //
@@ -46,7 +55,6 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 
 #include "kernels/common/cluster.cuh"
 #include "kernels/common/mbarrier.cuh"
@@ -61,16 +69,21 @@ namespace {
 using dev::WgmmaInput;
 
 // --- config ----------------------------------------------------------------------------------
-template <int Stages>
+// Templated on the input through byte counts only: BK is one 128-byte swizzle row (64 16-bit or
+// 32 tf32 elements) and the wgmma K is 32 bytes (k16 or k8), so a stage holds the same bytes and
+// every descriptor offset is the same for bf16, f16 and tf32. D is the input type for bf16/f16
+// and f32 for tf32 (kDBytes); the C buffer's size depends on the stage count only.
+template <WgmmaInput In, int Stages>
 struct Config {
   static constexpr int kTileM = 128;
   static constexpr int kTileN = 256;
-  static constexpr int kTileK = 64;  // one 128-byte swizzle row of a 16-bit type
+  static constexpr int kElementBytes = dev::kWgmmaElementBytes<In>;  // A and B in shared memory
+  static constexpr int kTileK = 128 / kElementBytes;  // one 128-byte swizzle row: 64 or 32 (tf32)
+  static constexpr int kMmaK = dev::kWgmmaK<In>;     // 32 bytes of K: 16 or 8 (tf32)
+  static constexpr int kDBytes = In == WgmmaInput::tf32 ? 4 : 2;  // D: f32 for tf32
   static constexpr int kStages = Stages;
   static constexpr int kConsumers = 2;                     // warpgroups, 64 rows of the tile each
   static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
-  static constexpr int kElementBytes = 2;
-  static constexpr int kMmaK = 16;
   static constexpr int kClusterM = 2;   // CTAs per cluster, along M, sharing B
   // Pair rows (2 tile rows each) per raster group: 8 pairs = 16 tile rows. For a wave of ~132
   // tiles of 128x256, r tile rows x c tile columns, L2->DRAM traffic per wave is ~ r*|A row| +
@@ -84,13 +97,16 @@ struct Config {
   static constexpr uint32_t kBHalfBytes = kBBytes / 2;                           // 16 KB
   static constexpr uint32_t kStageBytes = kABytes + kBBytes;                     // 48 KB
 
-  // C staging: each consumer writes kStoreCols columns of its 64 rows at a time, as 64x64 boxes
-  // of 128B-swizzled 16-bit values (the TMA store box; 128 bytes is the swizzle's row limit).
-  static constexpr int kStoreCols = Stages == 3 ? 256 : 128;
-  static constexpr int kBoxCols = 64;
-  static constexpr uint32_t kBoxBytes = 64 * kBoxCols * kElementBytes;           // 8 KB
-  static constexpr uint32_t kConsumerCBytes = 64 * kStoreCols * kElementBytes;   // 32 or 16 KB
+  // C staging: each consumer writes kStoreCols columns of its 64 rows at a time, as boxes of 64
+  // rows x 128 bytes (kBoxCols: 64 16-bit or 32 f32 values), 128B-swizzled (the TMA store box;
+  // 128 bytes is the swizzle's row limit). 32 KB a consumer at 3 stages, 16 KB at 4.
+  static constexpr uint32_t kConsumerCBytes = Stages == 3 ? 32768 : 16384;
+  static constexpr int kStoreCols = kConsumerCBytes / (64 * kDBytes);  // 256/128 16-bit, 128/64 f32
+  static constexpr int kBoxCols = kSwizzleBytes / kDBytes;
+  static constexpr uint32_t kBoxBytes = 64 * kSwizzleBytes;                      // 8 KB
   static constexpr uint32_t kCBytes = kConsumers * kConsumerCBytes;              // 64 or 32 KB
+  // TMA stores whole 16-byte chunks of a row (NOTES): 8 16-bit or 4 f32 columns.
+  static constexpr int kChunkCols = 16 / kDBytes;
 
   static constexpr uint32_t kBarrierBytes = 2 * kStages * 8;  // full + empty
   // NOTES: dynamic shared memory is only guaranteed 16-byte aligned; 128B swizzle wants every
@@ -103,14 +119,17 @@ struct Config {
   static constexpr int kAccumulators = kTileN / 2;  // m64nN: N/2 floats per thread
 };
 
-template <int S>
+template <WgmmaInput In, int S>
 constexpr bool check_config() {
-  using C = Config<S>;
-  static_assert(S == 3 || S == 4, "3 stages + a 64 KB C tile, or 4 stages + 32 KB");
+  using C = Config<In, S>;
+  static_assert(S == 3 || S == 4, "3 stages + a 64 KB C buffer, or 4 stages + 32 KB");
   static_assert(C::kTileK * C::kElementBytes == C::kSwizzleBytes, "BK must fill exactly one 128-byte swizzle row");
+  static_assert(C::kMmaK * C::kElementBytes == 32, "the wgmma K step is 32 bytes for every input");
   static_assert(C::kTileM == 64 * C::kConsumers, "each consumer warpgroup owns 64 rows (m64)");
   static_assert(C::kTileN % C::kStoreCols == 0 && C::kStoreCols % C::kBoxCols == 0,
-                "C is stored in whole 64-column boxes");
+                "C is stored in whole 128-byte-wide boxes");
+  static_assert(C::kBoxCols * C::kDBytes == C::kSwizzleBytes && C::kBoxCols % 8 == 0,
+                "a box row is one 128-byte swizzle row of whole 8-column fragment blocks");
   static_assert(C::kABytes % C::kAtomBytes == 0 && C::kBHalfBytes % C::kAtomBytes == 0 &&
                     C::kBoxBytes % C::kAtomBytes == 0,
                 "every stage, B half and C box must start on a 1024-byte swizzle atom");
@@ -119,13 +138,17 @@ constexpr bool check_config() {
                 "register budget over the 64K-register file");
   return true;
 }
-static_assert(check_config<3>() && check_config<4>());
+static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf16, 4>() &&
+              check_config<WgmmaInput::tf32, 3>() && check_config<WgmmaInput::tf32, 4>());
+static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
+                  Config<WgmmaInput::tf32, 4>::kSmemBytes == Config<WgmmaInput::bf16, 4>::kSmemBytes,
+              "tf32 stages and C buffers hold the same bytes as 16-bit ones");
 
 // --- kernel parameters -----------------------------------------------------------------------
 struct Params {
   int64_t m, n;
-  int64_t n_tma;  // n rounded down to 8 (16 bytes): the columns the TMA store writes
-  void* d;        // for the < 8 tail columns past n_tma, stored by ordinary st.global
+  int64_t n_tma;  // n rounded down to 16 bytes (8 16-bit or 4 f32): the columns the TMA store writes
+  void* d;        // for the tail columns past n_tma, stored by ordinary st.global
   int64_t ldd;
   int64_t tiles_m, tiles_n;
   int64_t pairs_m;     // ceil(tiles_m / 2): clusters along M
@@ -142,6 +165,10 @@ __device__ __forceinline__ void st_shared_b32(uint32_t addr, uint32_t v) {
   asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
 }
 
+__device__ __forceinline__ void st_shared_v2_f32(uint32_t addr, float x, float y) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(x), "f"(y) : "memory");
+}
+
 // Tile order, shared by producer and consumers: pair-tile pt (a cluster's work item) -> tile
 // coordinates. Groups of kGroupPairs pair rows sweep all tile columns, so the clusters resident
 // at once share B columns and a band of A rows in L2. Static stride: pt = cluster + i * clusters.
@@ -150,9 +177,8 @@ struct TileCoord {
   bool ghost;  // odd tiles_m: nothing of this CTA's tile to store
 };
 
-template <int S>
+template <class C>
 __device__ __forceinline__ TileCoord tile_coord(int64_t pt, uint32_t rank, const Params& p) {
-  using C = Config<S>;
   const int64_t group_tiles = C::kGroupPairs * p.tiles_n;
   const int64_t first_pm = (pt / group_tiles) * C::kGroupPairs;
   const int64_t group_rows = min(p.pairs_m - first_pm, static_cast<int64_t>(C::kGroupPairs));
@@ -166,11 +192,11 @@ __device__ __forceinline__ TileCoord tile_coord(int64_t pt, uint32_t rank, const
 
 // --- the kernel ------------------------------------------------------------------------------
 template <WgmmaInput In, int S>
-__global__ void __launch_bounds__(Config<S>::kThreads, 1)
+__global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
     wgmma_ws_persistent_cluster_kernel(const __grid_constant__ CUtensorMap map_a,
                                        const __grid_constant__ CUtensorMap map_b,
                                        const __grid_constant__ CUtensorMap map_d, const Params p) {
-  using C = Config<S>;
+  using C = Config<In, S>;
   using Mma = dev::Wgmma<C::kTileN, In, 0, 0>;  // K-major A and B
 
   // Shared memory, carved in one place: [A stages][B stages][C buffers][full][empty].
@@ -215,7 +241,7 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
       int s = 0;
       uint32_t phase = 0;
       for (int64_t pt = cluster; pt < p.pair_tiles; pt += clusters) {
-        const TileCoord tc = tile_coord<S>(pt, rank, p);
+        const TileCoord tc = tile_coord<C>(pt, rank, p);
         // A B half wholly past N is not loaded: its stale shared memory only feeds columns that
         // the (clipped) TMA store never writes. Both CTAs see the same n0, so count the same bytes.
         const bool b_upper_half = tc.n0 + C::kTileN / 2 < p.n;
@@ -227,8 +253,8 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
           dev::mbarrier_wait(empty(s), phase ^ 1);
           dev::mbarrier_arrive_expect_tx(full(s), stage_bytes);
           const int32_t k0 = kt * C::kTileK;
-          dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, tc.m0);  // box 64(K) x 128(M)
-          if (rank == 0 || b_upper_half)  // box 64(K) x 128(N), to both CTAs
+          dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, tc.m0);  // box kTileK(K) x 128(M)
+          if (rank == 0 || b_upper_half)  // box kTileK(K) x 128(N), to both CTAs
             dev::tma_load_2d_multicast(b_stage(s) + rank * C::kBHalfBytes, &map_b, full(s), k0, b_row, kBothCtas);
           if (++s == C::kStages) {
             s = 0;
@@ -252,12 +278,16 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
       }
     };
 
-    // This thread's place in each 64x64 C box (see the epilogue): fragment rows 16w + l/4 (+8),
-    // 128B swizzle XORs the 16-byte chunk index with the row mod 8, which is l/4 for both rows.
+    // This thread's place in each C box (see the epilogue): fragment rows 16w + l/4 (+8) and
+    // columns 2(l%4), +1 of each 8-column block, i.e. bytes lane_bytes.. of the block's 8*kDBytes
+    // (16 bytes = one chunk for 16-bit D; 32 bytes = two chunks for f32, the thread's pair in
+    // chunk (l%4)/2). 128B swizzle XORs the 16-byte chunk index with the row mod 8, which is l/4
+    // for both rows; the thread's own chunk bit is folded into the same XOR.
     const uint32_t c_buffer = c_smem + consumer * C::kConsumerCBytes;
     const int frag_row = warp_in_group * 16 + lane / 4;
-    const uint32_t c_thread = c_buffer + frag_row * C::kSwizzleBytes + 4 * (lane % 4);
-    const uint32_t swz = static_cast<uint32_t>(lane / 4);
+    const uint32_t lane_bytes = static_cast<uint32_t>(lane % 4) * 2 * C::kDBytes;
+    const uint32_t c_thread = c_buffer + frag_row * C::kSwizzleBytes + lane_bytes % 16;
+    const uint32_t swz = static_cast<uint32_t>(lane / 4) ^ (lane_bytes / 16);
 
     float acc[C::kAccumulators];
 #pragma unroll
@@ -265,7 +295,7 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
     int s = 0;
     uint32_t phase = 0;
     for (int64_t pt = cluster; pt < p.pair_tiles; pt += clusters) {
-      const TileCoord tc = tile_coord<S>(pt, rank, p);
+      const TileCoord tc = tile_coord<C>(pt, rank, p);
       int prev = 0;
       for (int kt = 0; kt < p.k_tiles; ++kt) {
         dev::mbarrier_wait(full(s), phase);
@@ -296,9 +326,10 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
       // Released before the epilogue, so both producers refill it while the epilogue runs.
       release(prev);
 
-      // --- epilogue: alpha*acc -> 16-bit -> swizzled C boxes in shared -> TMA store -------------
+      // --- epilogue: alpha*acc -> D type -> swizzled C boxes in shared -> TMA store ------------
       if (tc.ghost) continue;  // uniform across the CTA
       const int32_t row0 = tc.m0 + consumer * 64;
+      constexpr int kBlocksPerBox = C::kBoxCols / 8;
 #pragma unroll
       for (int chunk = 0; chunk < C::kTileN / C::kStoreCols; ++chunk) {
         // The previous store from this buffer (last chunk or last tile) has been read out.
@@ -307,21 +338,24 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
 #pragma unroll
         for (int jj = 0; jj < C::kStoreCols / 8; ++jj) {
           // m64nNk16 f32 fragment: for each 8-column block j, rows 16w + l/4 (+8 for h = 1) and
-          // columns 8j + 2(l%4) (+1) are acc[4j + 2h + e]; one 16-byte chunk per j in a 128-byte row.
+          // columns 8j + 2(l%4) (+1) are acc[4j + 2h + e]; block jb of a box starts at byte
+          // 8*kDBytes*jb of its 128-byte row, i.e. 16-byte chunk jb*kDBytes/2.
           const int j = chunk * C::kStoreCols / 8 + jj;
-          const uint32_t box = static_cast<uint32_t>(jj / 8);
-          const uint32_t chunk16 = (static_cast<uint32_t>(jj % 8) ^ swz) * 16;
+          const uint32_t box = static_cast<uint32_t>(jj / kBlocksPerBox);
+          const uint32_t chunk16 = ((static_cast<uint32_t>(jj % kBlocksPerBox) * C::kDBytes / 2) ^ swz) * 16;
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
-            uint32_t packed;
-            if constexpr (In == WgmmaInput::bf16) {
-              const __nv_bfloat162 v = __floats2bfloat162_rn(p.alpha * acc[4 * j + 2 * h], p.alpha * acc[4 * j + 2 * h + 1]);
-              packed = *reinterpret_cast<const uint32_t*>(&v);
+            const float x = p.alpha * acc[4 * j + 2 * h], y = p.alpha * acc[4 * j + 2 * h + 1];
+            const uint32_t addr = c_thread + box * C::kBoxBytes + h * 8 * C::kSwizzleBytes + chunk16;
+            if constexpr (In == WgmmaInput::tf32) {
+              st_shared_v2_f32(addr, x, y);
+            } else if constexpr (In == WgmmaInput::bf16) {
+              const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
+              st_shared_b32(addr, *reinterpret_cast<const uint32_t*>(&v));
             } else {
-              const __half2 v = __floats2half2_rn(p.alpha * acc[4 * j + 2 * h], p.alpha * acc[4 * j + 2 * h + 1]);
-              packed = *reinterpret_cast<const uint32_t*>(&v);
+              const __half2 v = __floats2half2_rn(x, y);
+              st_shared_b32(addr, *reinterpret_cast<const uint32_t*>(&v));
             }
-            st_shared_b32(c_thread + box * C::kBoxBytes + h * 8 * C::kSwizzleBytes + chunk16, packed);
           }
         }
         // The generic-proxy writes above must be visible to the TMA engine (async proxy).
@@ -337,19 +371,27 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
           dev::bulk_commit_group();
         }
         if (p.n_tma < p.n && p.n_tma >= chunk_n0 && p.n_tma < chunk_n0 + C::kStoreCols) {  // uniform
-          // The tail lies in one 8-column block of this chunk: 64 rows x up to 7 columns.
-          using Elem = std::conditional_t<In == WgmmaInput::bf16, __nv_bfloat16, __half>;
+          // The tail lies in one 16-byte chunk of this chunk's columns: 64 rows x up to
+          // kChunkCols - 1 columns.
           const int tail = static_cast<int>(p.n - p.n_tma);
           const int local0 = static_cast<int>(p.n_tma - chunk_n0);
-          for (int i = t; i < 64 * 8; i += 128) {
-            const int r = i / 8, c = i % 8;
+          for (int i = t; i < 64 * C::kChunkCols; i += 128) {
+            const int r = i / C::kChunkCols, c = i % C::kChunkCols;
             if (c >= tail || row0 + r >= p.m) continue;
             const int local = local0 + c;
+            const uint32_t byte = static_cast<uint32_t>(local % C::kBoxCols) * C::kDBytes;
             const uint32_t addr = c_buffer + (local / C::kBoxCols) * C::kBoxBytes + r * C::kSwizzleBytes +
-                                  ((((local % C::kBoxCols) / 8) ^ (r % 8)) * 16) + (local % 8) * C::kElementBytes;
-            uint16_t bits;
-            asm volatile("ld.shared.u16 %0, [%1];" : "=h"(bits) : "r"(addr) : "memory");
-            reinterpret_cast<uint16_t*>(static_cast<Elem*>(p.d))[(row0 + r) * p.ldd + p.n_tma + c] = bits;
+                                  (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
+            const int64_t at = (row0 + r) * p.ldd + p.n_tma + c;
+            if constexpr (C::kDBytes == 4) {
+              uint32_t bits;
+              asm volatile("ld.shared.u32 %0, [%1];" : "=r"(bits) : "r"(addr) : "memory");
+              static_cast<uint32_t*>(p.d)[at] = bits;
+            } else {
+              uint16_t bits;
+              asm volatile("ld.shared.u16 %0, [%1];" : "=h"(bits) : "r"(addr) : "memory");
+              static_cast<uint16_t*>(p.d)[at] = bits;
+            }
           }
         }
       }
@@ -367,9 +409,17 @@ const void* kernel_function() {
   return reinterpret_cast<const void*>(&wgmma_ws_persistent_cluster_kernel<In, S>);
 }
 
+// The compiled instances: bf16 and f16 (D of the input type) and tf32 (D f32), 3 and 4 stages.
+constexpr int kInstances = 6;
+int instance_index(DType input, int stages) {
+  return 2 * (input == DType::bf16 ? 0 : input == DType::f16 ? 1 : 2) + (stages == 3 ? 0 : 1);
+}
+
 const void* pick_function(DType input, int stages) {
   if (input == DType::bf16)
     return stages == 3 ? kernel_function<WgmmaInput::bf16, 3>() : kernel_function<WgmmaInput::bf16, 4>();
+  if (input == DType::tf32)
+    return stages == 3 ? kernel_function<WgmmaInput::tf32, 3>() : kernel_function<WgmmaInput::tf32, 4>();
   return stages == 3 ? kernel_function<WgmmaInput::f16, 3>() : kernel_function<WgmmaInput::f16, 4>();
 }
 
@@ -384,13 +434,9 @@ cudaLaunchAttribute cluster_attribute() {
 
 // How many 2-CTA clusters of this kernel fit on the device at once (a 2-CTA cluster needs two
 // free SMs in one GPC), asked once per device and kernel instance.
-Result<int> resident_clusters(const void* fn, uint32_t smem_bytes) {
-  constexpr int kMaxDevices = 64, kInstances = 4;
+Result<int> resident_clusters(const void* fn, int instance, uint32_t smem_bytes, int threads) {
+  constexpr int kMaxDevices = 64;
   static std::atomic<int> cache[kMaxDevices][kInstances] = {};
-  const int instance = fn == kernel_function<WgmmaInput::bf16, 3>()   ? 0
-                       : fn == kernel_function<WgmmaInput::bf16, 4>() ? 1
-                       : fn == kernel_function<WgmmaInput::f16, 3>()  ? 2
-                                                                      : 3;
   int dev = 0;
   cudaError_t err = cudaGetDevice(&dev);
   if (err != cudaSuccess) return Status(StatusCode::cuda_error, std::string("cudaGetDevice: ") + cudaGetErrorString(err));
@@ -400,7 +446,7 @@ Result<int> resident_clusters(const void* fn, uint32_t smem_bytes) {
   }
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(2);
-  cfg.blockDim = dim3(Config<3>::kThreads);
+  cfg.blockDim = dim3(threads);
   cfg.dynamicSmemBytes = smem_bytes;
   cudaLaunchAttribute attr = cluster_attribute();
   cfg.attrs = &attr;
@@ -414,44 +460,23 @@ Result<int> resident_clusters(const void* fn, uint32_t smem_bytes) {
   return clusters;
 }
 
-}  // namespace
-
-Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input) {
-  if (input != DType::bf16 && input != DType::f16)
-    return Status::unsupported("the persistent cluster kernel takes bf16 or f16 inputs");
-  if (g.a.layout != Layout::row || g.b.layout != Layout::column)
-    return Status::unsupported("the persistent cluster kernel needs K-major A and B (A row-major, B column-major)");
-  if (g.d.layout != Layout::row || g.d.dtype != input)
-    return Status::unsupported("the persistent cluster kernel stores D row-major in the input type (" +
-                               std::string(to_string(input)) + "); got " + std::string(to_string(g.d.dtype)) +
-                               (g.d.layout == Layout::row ? " row-major" : " column-major"));
-  if (g.beta != 0.0f)
-    return Status::unsupported("the persistent cluster kernel's TMA-store epilogue does not read C (beta must be 0)");
-  if (g.m < 1 || g.n < 1 || g.k < 1) return Status::unsupported("m, n and k must be at least 1");
-  if (Status s = sm90_wgmma_ws_supports(g, input); !s.ok()) return s;  // dtypes, A/B TMA rules, extents
-  if (Status s = check_tma_operand("D", g.d.dtype, g.d.pointer_alignment, effective_ld(g.d, extent_c(g))); !s.ok())
-    return s;
-  return Status::success();
-}
-
-Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters) {
+template <WgmmaInput In, int S>
+Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
+  using C = Config<In, S>;
   const GemmDesc& g = args.desc;
-  if (stages != 3 && stages != 4) return Status(StatusCode::internal, "persistent cluster kernel: stages must be 3 or 4");
-  if (args.a == nullptr || args.b == nullptr || args.d == nullptr)
-    return Status::invalid("A, B and D must be non-null");
   const int64_t lda = effective_ld(g.a, extent_a(g));
   const int64_t ldb = effective_ld(g.b, extent_b(g));
   const int64_t ldd = effective_ld(g.d, extent_c(g));
-  using C3 = Config<3>;
-  Result<TensorMap2d> map_a = make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, C3::kTileK, C3::kTileM);
+  Result<TensorMap2d> map_a = make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, C::kTileK, C::kTileM);
   if (!map_a.ok()) return map_a.status();
-  Result<TensorMap2d> map_b = make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, C3::kTileK, C3::kTileN / 2);
+  Result<TensorMap2d> map_b = make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, C::kTileK, C::kTileN / 2);
   if (!map_b.ok()) return map_b.status();
-  // Inner extent n & ~7 (see the NOTES on 16-byte store granularity); for n < 8 no TMA store is
-  // issued and the map only has to be valid (ldd >= 8 here, by the 16-byte ld rule).
-  const int64_t n_tma = g.n / 8 * 8;
-  Result<TensorMap2d> map_d =
-      make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, 8), g.m, ldd, C3::kBoxCols, 64);
+  // Inner extent n rounded down to 16 bytes (see the NOTES on 16-byte store granularity); where
+  // that is 0 no TMA store is issued and the map only has to be valid (ldd >= kChunkCols here, by
+  // the 16-byte ld rule).
+  const int64_t n_tma = g.n / C::kChunkCols * C::kChunkCols;
+  Result<TensorMap2d> map_d = make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, C::kChunkCols), g.m,
+                                                 ldd, C::kBoxCols, 64);
   if (!map_d.ok()) return map_d.status();
 
   Params p{};
@@ -460,21 +485,21 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
   p.n_tma = n_tma;
   p.d = args.d;
   p.ldd = ldd;
-  p.tiles_m = (g.m + C3::kTileM - 1) / C3::kTileM;
-  p.tiles_n = (g.n + C3::kTileN - 1) / C3::kTileN;
+  p.tiles_m = (g.m + C::kTileM - 1) / C::kTileM;
+  p.tiles_n = (g.n + C::kTileN - 1) / C::kTileN;
   p.pairs_m = (p.tiles_m + 1) / 2;
   p.pair_tiles = p.pairs_m * p.tiles_n;
-  p.k_tiles = static_cast<int>((g.k + C3::kTileK - 1) / C3::kTileK);
+  p.k_tiles = static_cast<int>((g.k + C::kTileK - 1) / C::kTileK);
   p.alpha = g.alpha;
   if (p.pair_tiles <= 0) return Status::success();
 
-  const void* fn = pick_function(input, stages);
-  const uint32_t smem = stages == 3 ? Config<3>::kSmemBytes : Config<4>::kSmemBytes;
+  const void* fn = kernel_function<In, S>();
+  const uint32_t smem = C::kSmemBytes;
   cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(max dynamic smem ") +
                                               std::to_string(smem) + "): " + cudaGetErrorString(err));
-  Result<int> resident = resident_clusters(fn, smem);
+  Result<int> resident = resident_clusters(fn, instance_index(input, S), smem, C::kThreads);
   if (!resident.ok()) return resident.status();
   int64_t clusters = std::min<int64_t>(p.pair_tiles, resident.value());
   if (max_clusters > 0) clusters = std::min<int64_t>(clusters, max_clusters);
@@ -485,7 +510,7 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
   void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), const_cast<CUtensorMap*>(md), &p};
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(static_cast<unsigned>(2 * clusters));
-  cfg.blockDim = dim3(C3::kThreads);
+  cfg.blockDim = dim3(C::kThreads);
   cfg.dynamicSmemBytes = smem;
   cfg.stream = args.stream;
   cudaLaunchAttribute attr = cluster_attribute();
@@ -497,11 +522,55 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
   return Status::success();
 }
 
+}  // namespace
+
+Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input) {
+  if (input != DType::bf16 && input != DType::f16 && input != DType::tf32)
+    return Status::unsupported("the persistent cluster kernel takes bf16, f16 or tf32 inputs");
+  if (g.a.layout != Layout::row || g.b.layout != Layout::column)
+    return Status::unsupported("the persistent cluster kernel needs K-major A and B (A row-major, B column-major)");
+  // D: the input type for bf16/f16; f32 for tf32 (f32 storage in, f32 out).
+  const DType d_type = input == DType::tf32 ? DType::f32 : input;
+  if (g.d.layout != Layout::row || g.d.dtype != d_type)
+    return Status::unsupported("the persistent cluster kernel stores D row-major in " +
+                               (input == DType::tf32 ? std::string("f32 for tf32 inputs")
+                                                     : "the input type (" + std::string(to_string(input)) + ")") +
+                               "; got " + std::string(to_string(g.d.dtype)) +
+                               (g.d.layout == Layout::row ? " row-major" : " column-major"));
+  if (g.beta != 0.0f)
+    return Status::unsupported("the persistent cluster kernel's TMA-store epilogue does not read C (beta must be 0)");
+  if (g.m < 1 || g.n < 1 || g.k < 1) return Status::unsupported("m, n and k must be at least 1");
+  if (Status s = sm90_wgmma_ws_supports(g, input); !s.ok()) return s;  // dtypes, A/B TMA rules, extents
+  if (Status s = check_tma_operand("D", g.d.dtype, g.d.pointer_alignment, effective_ld(g.d, extent_c(g))); !s.ok())
+    return s;
+  return Status::success();
+}
+
+Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters) {
+  if (stages != 3 && stages != 4) return Status(StatusCode::internal, "persistent cluster kernel: stages must be 3 or 4");
+  if (input != DType::bf16 && input != DType::f16 && input != DType::tf32)
+    return Status(StatusCode::internal, "persistent cluster kernel: input must be bf16, f16 or tf32");
+  if (args.a == nullptr || args.b == nullptr || args.d == nullptr)
+    return Status::invalid("A, B and D must be non-null");
+  if (input == DType::bf16)
+    return stages == 3 ? launch_impl<WgmmaInput::bf16, 3>(args, input, max_clusters)
+                       : launch_impl<WgmmaInput::bf16, 4>(args, input, max_clusters);
+  if (input == DType::tf32)
+    return stages == 3 ? launch_impl<WgmmaInput::tf32, 3>(args, input, max_clusters)
+                       : launch_impl<WgmmaInput::tf32, 4>(args, input, max_clusters);
+  return stages == 3 ? launch_impl<WgmmaInput::f16, 3>(args, input, max_clusters)
+                     : launch_impl<WgmmaInput::f16, 4>(args, input, max_clusters);
+}
+
 const void* sm90_wgmma_ws_pc_function(DType input, int stages) { return pick_function(input, stages); }
 
-Sm90WsShape sm90_wgmma_ws_pc_shape(int stages) {
-  return {Config<3>::kTileM, Config<3>::kTileN, Config<3>::kTileK, stages, Config<3>::kThreads,
-          static_cast<int>(stages == 3 ? Config<3>::kSmemBytes : Config<4>::kSmemBytes)};
+Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input) {
+  // Tile, threads and shared memory are the same for every input (static_assert above); BK is
+  // one 128-byte row: 64 16-bit or 32 tf32 elements.
+  using C = Config<WgmmaInput::bf16, 3>;
+  const int tile_k = input == DType::tf32 ? Config<WgmmaInput::tf32, 3>::kTileK : C::kTileK;
+  return {C::kTileM, C::kTileN, tile_k, stages, C::kThreads,
+          static_cast<int>(stages == 3 ? C::kSmemBytes : Config<WgmmaInput::bf16, 4>::kSmemBytes)};
 }
 
 }  // namespace tcgemm
