@@ -258,7 +258,7 @@ TEST(Sm90PersistentClusterHost, Registered) {
     EXPECT_EQ(k->tile_k, 32);  // one 128-byte row of f32
     EXPECT_EQ(k->threads, 384);
     EXPECT_EQ(k->cluster_m, 2);
-    EXPECT_EQ(k->preference, 0) << name << ": by name only until the lead decides dispatch";
+    EXPECT_EQ(k->preference, std::string_view(name).find("_s3_") != std::string_view::npos ? 2 : 0) << name;
   }
 }
 
@@ -275,13 +275,13 @@ TEST(Sm90PersistentClusterHost, GemmPicksItForLargeTn) {
   const Result<std::string_view> k = pick_kernel(g);
   ASSERT_TRUE(k.ok()) << k.status().message();
   EXPECT_TRUE(k.value().ends_with("_s4_ws")) << k.value();
-  // tf32 stays on the plain kernel until the lead ranks the tf32 cluster entries.
+  // tf32 (TN, f32 D, beta == 0) takes the 3-stage cluster kernel too.
   g.b.layout = Layout::column;
   g.a.dtype = g.b.dtype = DType::tf32;
   g.c.dtype = g.d.dtype = DType::f32;
   const Result<std::string_view> t = pick_kernel(g);
   ASSERT_TRUE(t.ok()) << t.status().message();
-  EXPECT_EQ(t.value(), "sm90_wgmma_tf32_128x256x32_s4_ws");
+  EXPECT_EQ(t.value(), "sm90_wgmma_tf32_128x256x32_s3_pc2x1_tmastore");
 }
 
 TEST(Sm90PersistentClusterHost, RefusesWhatTheEpilogueOrTmaCannotDo) {
