@@ -109,6 +109,12 @@ Status repack_splitk_supports(const GemmDesc& g) {
   if (Status s = repack_supports<In>(g); !s.ok()) return s;
   if (forced_split_k() == 0 && choose_splits(repacked_desc(g, plan_tma_repack(g)), current_sm_count()) <= 1)
     return Status::unsupported("split-K would not split: the tiles already fill the SMs (the repack path serves it)");
+  // NOTES: measured (bench/NOTES.md, run 12): with few k-blocks a tile the slabs and the reduce
+  // cost more than idle SMs do: 1000x1000x1001 (16 k-blocks) ran 1.16x cuBLAS split against 1.31x
+  // through the cluster kernel unsplit; 333x777x4099 (65 k-blocks) 0.88x split against 0.59x.
+  if (forced_split_k() == 0 && (g.k + 63) / 64 < 32)
+    return Status::unsupported("fewer than 32 k-blocks: split-K's slabs and reduce cost more than the idle SMs "
+                               "(the repack path serves it)");
   return Status::success();
 }
 
