@@ -283,10 +283,10 @@ TEST(Sm90StreamKBench, PlansAgainstPersistentAndSplitK) {
   if (current_sm_count() != 132) GTEST_SKIP() << "plans chosen for 132 SMs";
   GemmDesc g;
   g.m = g.n = g.k = 4224;
-  time_all({4224, 4224, 4224}, {entry_run("sm90_wgmma_bf16_128x256x64_s4_ws_persistent_ds", g),
+  time_all({4224, 4224, 4224}, {entry_run("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore", g),
                                 entry_run(kStreamKBf16, g), plan_run("DP only", g, 0, 132),
                                 plan_run("DP + 1-tile SK", g, 33, 132), plan_run("DP + 2-tile SK", g, 165, 132),
-                                entry_run("sm90_wgmma_bf16_128x256x64_s4_ws_persistent_ds", g)});
+                                entry_run("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore", g)});
   g.m = 512;
   g.n = 1024;
   g.k = 32768;

@@ -4,8 +4,6 @@
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/swap_ab.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
-#include "kernels/sm90/wgmma_tma_ws_cluster.hpp"
-#include "kernels/sm90/wgmma_tma_ws_persistent.hpp"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
 #include "kernels/sm90/wgmma_ws_streamk.hpp"
 #include "runtime/registry.hpp"
@@ -28,25 +26,15 @@ KernelEntry wgmma_entry(std::string_view name, DType input, const Sm90WsShape& s
   return e;
 }
 
-// kPersistent picks wgmma_tma_ws_persistent.cu (grid = SM count, CTAs loop over tiles) over
-// wgmma_tma_ws.cu (one CTA per tile); both have the same tile, constraints and epilogue.
 // kDirectStore: the `_ds` instances, which store full tiles of a row-major
 // 16-bit D (beta == 0) straight from registers; every other problem takes the staged epilogue.
 // V: the tile variant of wgmma_tma_ws.cu (128x256 s4 unless a sweep point or narrow tile).
-template <DType In, bool kPersistent = false, bool kDirectStore = false, Sm90WsVariant V = Sm90WsVariant{}>
+template <DType In, bool kDirectStore = false, Sm90WsVariant V = Sm90WsVariant{}>
 KernelEntry ws_entry(std::string_view name) {
-  const Sm90WsShape s = kPersistent ? sm90_wgmma_ws_persistent_shape() : sm90_wgmma_ws_shape(In, V);
-  KernelEntry e = wgmma_entry(name, In, s);
-  if constexpr (kPersistent) {
-    e.preference = 0;  // measured slower than the plain grid at 8192^3 (bench/NOTES.md)
-    e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_persistent_supports(g, In); };
-    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_persistent_launch(a, In, kDirectStore); };
-    e.function = [] { return sm90_wgmma_ws_persistent_function(In, kDirectStore); };
-  } else {
-    e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In, V); };
-    e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In, kDirectStore, V); };
-    e.function = [] { return sm90_wgmma_ws_function(In, kDirectStore, V); };
-  }
+  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_shape(In, V));
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In, V); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In, kDirectStore, V); };
+  e.function = [] { return sm90_wgmma_ws_function(In, kDirectStore, V); };
   if (!(V == Sm90WsVariant{})) e.preference = 0;  // the tile family: by name until measured to win
   e.workspace_bytes = nullptr;
   return e;
@@ -158,20 +146,6 @@ KernelEntry peel_entry(std::string_view name) {
   return e;
 }
 
-// wgmma_tma_ws_cluster.cu: the same tile in 2-CTA clusters along M, B multicast, register-store
-// epilogue where D allows it.
-template <DType In>
-KernelEntry cluster_entry(std::string_view name) {
-  const Sm90WsShape s = sm90_wgmma_ws_cluster_shape();
-  KernelEntry e = wgmma_entry(name, In, s);
-  e.cluster_m = 2;
-  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_cluster_supports(g, In); };
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_cluster_launch(a, In); };
-  e.function = [] { return sm90_wgmma_ws_cluster_function(In); };
-  e.workspace_bytes = nullptr;
-  e.preference = 0;  // measured slower than the unclustered kernel (bench/NOTES.md); by name only
-  return e;
-}
 // Swap-A/B onto a narrow tile (swap_ab.hpp): each width takes the M range it fits, K split inside
 // where the tiles leave SMs idle. tile_m/tile_n are in the problem's coordinates: M by N.
 // kPreference: 4 (above split-K's 3: at M <= 128 the 128x256 tile multiplies mostly padding) for
@@ -230,13 +204,10 @@ KernelEntry pc_repack_entry(std::string_view name) {
 // wgmma_ws_streamk.cu: the persistent kernel with units that end mid-tile and an in-kernel,
 // fixed-order fix-up. Stream-K only where the tiles leave a partial last wave; serial split-K
 // where split-K would split (or a count is forced). K-major A and B only. By name only until
-// measured (the lead decides dispatch).
+// measured faster than the default where it applies.
 template <DType In>
 KernelEntry streamk_entry(std::string_view name) {
-  KernelEntry e = ws_entry<In, true>(name);
-  const Sm90WsShape s = sm90_wgmma_ws_streamk_shape();
-  e.stages = s.stages;
-  e.threads = s.threads;
+  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_streamk_shape());
   e.preference = 0;
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_streamk_supports(g, In); };
   e.workspace_bytes = [](const GemmDesc& g) { return sm90_wgmma_ws_streamk_workspace(g); };
@@ -259,8 +230,6 @@ KernelEntry serial_splitk_entry(std::string_view name) {
 void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(ws_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws"));
   table.push_back(ws_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws"));
-  table.push_back(ws_entry<DType::bf16, true>("sm90_wgmma_bf16_128x256x64_s4_ws_persistent"));
-  table.push_back(ws_entry<DType::f16, true>("sm90_wgmma_f16_128x256x64_s4_ws_persistent"));
   table.push_back(repack_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_repack"));
   table.push_back(repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_repack"));
   table.push_back(splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_splitk"));
@@ -269,12 +238,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(peel_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_peel"));
   table.push_back(repack_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_repack_splitk"));
   table.push_back(repack_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_repack_splitk"));
-  table.push_back(ws_entry<DType::bf16, false, true>("sm90_wgmma_bf16_128x256x64_s4_ws_ds"));
-  table.push_back(ws_entry<DType::f16, false, true>("sm90_wgmma_f16_128x256x64_s4_ws_ds"));
-  table.push_back(ws_entry<DType::bf16, true, true>("sm90_wgmma_bf16_128x256x64_s4_ws_persistent_ds"));
-  table.push_back(ws_entry<DType::f16, true, true>("sm90_wgmma_f16_128x256x64_s4_ws_persistent_ds"));
-  table.push_back(cluster_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_ds_c2x1"));
-  table.push_back(cluster_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_ds_c2x1"));
+  table.push_back(ws_entry<DType::bf16, true>("sm90_wgmma_bf16_128x256x64_s4_ws_ds"));
+  table.push_back(ws_entry<DType::f16, true>("sm90_wgmma_f16_128x256x64_s4_ws_ds"));
   table.push_back(pc_entry<DType::bf16, 3>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::bf16, 4>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 3>("sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore"));
@@ -306,12 +271,12 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(swap_entry<DType::f16, 64, 2, 4>("sm90_wgmma_f16_64x128x64_s9_swapab"));
   table.push_back(swap_entry<DType::f16, 128, 2, 4>("sm90_wgmma_f16_128x128x64_s7_swapab"));
   // The tile family and the tile/stage sweep (bench/NOTES.md): B column-major; by name only.
-  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{256, 3}>("sm90_wgmma_bf16_128x256x64_s3_ws"));
-  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{128, 4}>("sm90_wgmma_bf16_128x128x64_s4_ws"));
-  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{128, 7}>("sm90_wgmma_bf16_128x128x64_s7_ws"));
-  table.push_back(ws_entry<DType::f16, false, false, Sm90WsVariant{128, 7}>("sm90_wgmma_f16_128x128x64_s7_ws"));
-  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{64, 4}>("sm90_wgmma_bf16_128x64x64_s4_ws"));
-  table.push_back(ws_entry<DType::bf16, false, false, Sm90WsVariant{64, 9}>("sm90_wgmma_bf16_128x64x64_s9_ws"));
+  table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{256, 3}>("sm90_wgmma_bf16_128x256x64_s3_ws"));
+  table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{128, 4}>("sm90_wgmma_bf16_128x128x64_s4_ws"));
+  table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{128, 7}>("sm90_wgmma_bf16_128x128x64_s7_ws"));
+  table.push_back(ws_entry<DType::f16, false, Sm90WsVariant{128, 7}>("sm90_wgmma_f16_128x128x64_s7_ws"));
+  table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{64, 4}>("sm90_wgmma_bf16_128x64x64_s4_ws"));
+  table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{64, 9}>("sm90_wgmma_bf16_128x64x64_s9_ws"));
 }
 
 }  // namespace tcgemm

@@ -1,5 +1,6 @@
-// Stream-K and serial split-K on the persistent warp-specialized TMA + wgmma kernel
-// (wgmma_tma_ws_persistent.cu): same 128x256x64 tile, 4 stages, one producer warp and two
+// Stream-K and serial split-K on a persistent warp-specialized TMA + wgmma kernel (built from the
+// persistent variant of wgmma_tma_ws.cu, since retired in favour of wgmma_ws_persistent_cluster.cu):
+// same 128x256x64 tile, 4 stages, one producer warp and two
 // consumer warpgroups, one CTA per SM. What changes is the unit of work: a CTA's range of MAC
 // iterations (tile x k-block) may start and end inside a tile, and partial tiles are finished by
 // a deterministic fix-up through a global workspace.
