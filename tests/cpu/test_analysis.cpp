@@ -163,6 +163,36 @@ TEST(Explain, UnalignedPlanChargesTheRepack) {
   EXPECT_GT(odd->predicted.total_us, aligned->predicted.total_us + odd->alignment.repack_us * 0.99);
 }
 
+// The cliff shapes whose top advice matched the fastest measured path on the H200
+// (bench/NOTES.md, "Where the two issues stand"): the advice must keep naming it.
+TEST(Explain, TopAdviceIsTheMeasuredCure) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  const struct {
+    int64_t m, n, k;
+    const char* action;
+  } cases[] = {{4097, 4097, 4097, "repack"},  {4095, 4095, 4095, "repack"},   {1000, 1000, 1001, "repack"},
+               {256, 256, 65536, "split-K"},  {512, 1024, 32768, "split-K"}, {333, 777, 4099, "split-K"},
+               {16, 8192, 8192, "swap A/B"}};
+  for (const auto& c : cases) {
+    Result<ShapeReport> r = explain(bf16_tn(c.m, c.n, c.k), h200(), t);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    ASSERT_FALSE(r->advice.empty()) << c.m << "x" << c.n << "x" << c.k;
+    EXPECT_EQ(r->advice.front().action.rfind(c.action, 0), 0u)
+        << c.m << "x" << c.n << "x" << c.k << ": top advice is " << r->advice.front().action;
+  }
+}
+
+// Narrower wgmma tiles run below the 128x256 tile's rate (measured in the tile sweep); a
+// compute-bound shape must not be advised onto them.
+TEST(Explain, NarrowTilesAreNotAdvisedForComputeBoundShapes) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  for (int64_t n : {4096, 8192}) {
+    Result<ShapeReport> r = explain(bf16_tn(n, n, n), h200(), t);
+    ASSERT_TRUE(r.ok());
+    for (const Advice& a : r->advice) EXPECT_EQ(a.action.rfind("tile", 0), std::string::npos) << a.action;
+  }
+}
+
 TEST(Explain, RejectsBadInput) {
   EXPECT_EQ(explain(bf16_tn(0, 1, 1), h200(), TileConfig{}).status().code(), StatusCode::invalid_argument);
   TileConfig t;
