@@ -44,6 +44,10 @@ int64_t effective_ld(const MatrixDesc& m, StoredExtent e);
 // operand at 2^31 elements per dimension, past which no GPU holds the data anyway.
 inline constexpr int64_t kMaxDim = int64_t{1} << 31;
 
+// The alignment of an address as MatrixDesc::pointer_alignment counts it: its largest power-of-two
+// divisor, capped at 256 (and 256 for a null pointer, which is never dereferenced).
+uint32_t address_alignment(const void* p);
+
 // Checks sizes (>= 1, <= kMaxDim), leading dimensions (>= the stored row length), the dtype
 // combination and pointer alignments (power of two). Messages name the offending field.
 Status validate(const GemmDesc& g);

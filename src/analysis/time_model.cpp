@@ -23,8 +23,8 @@ constexpr double kOverlapLoss = 0.15;
 // NOTES: measured, not derived (bench/NOTES.md, tile/stage sweep, H200, one CTA/SM): the rate a
 // 128 x N wgmma tile sustains relative to 128x256, because wgmma re-reads its B operand from
 // shared memory for every 64-row slice, so narrower tiles move more bytes per FLOP.
-// 128x128: 534/580 and 569/641 TFLOP/s at 4096^3 and 8192^3 -> 0.89; 128x64: 366/580, 413/641
-// -> 0.64. Narrower tiles are only run memory-bound (swap A/B), where this term does not bind.
+// 128x128: 534/580 and 569/641 TFLOP/s at 4096^3 and 8192^3 (0.92, 0.89) -> 0.89; 128x64:
+// 366/580, 413/641 (0.63, 0.64) -> 0.64. Narrower tiles are only run memory-bound (swap A/B), where this term does not bind.
 double wgmma_tile_efficiency(const TileConfig& t) {
   if (t.family != MmaFamily::wgmma) return 1.0;
   const int lo = std::min(t.tile_m, t.tile_n), hi = std::max(t.tile_m, t.tile_n);

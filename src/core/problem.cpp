@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cstdint>
 #include "tcgemm/problem.hpp"
 
 #include <string>
@@ -64,6 +66,12 @@ Status validate(const GemmDesc& g) {
       return Status::unsupported("C and D of a floating-point GEMM must be floating-point");
   }
   return Status::success();
+}
+
+uint32_t address_alignment(const void* p) {
+  const auto v = reinterpret_cast<std::uintptr_t>(p);
+  if (v == 0) return 256;
+  return static_cast<uint32_t>(std::min<std::uintptr_t>(v & (~v + 1), 256));
 }
 
 }  // namespace tcgemm

@@ -32,12 +32,6 @@ std::optional<cudaDataType_t> cuda_type(DType t) {
 // f32 and tf32 are one storage type; cuBLASLt sees them alike except for the compute type.
 DType storage(DType t) { return t == DType::tf32 ? DType::f32 : t; }
 
-uint32_t alignment_of(const void* p) {
-  const auto v = reinterpret_cast<uintptr_t>(p);
-  if (v == 0) return 256;
-  const uintptr_t low = v & (~v + 1);
-  return low >= 256 ? 256u : static_cast<uint32_t>(low);
-}
 
 // One operand as cuBLASLt sees it: a column-major stored matrix and whether to transpose it.
 struct LtOperand {
@@ -104,8 +98,8 @@ CublasLtProvider::Key CublasLtProvider::make_key(const GemmDesc& g, const void* 
   };
   const uint64_t types = pack(g.a) | pack(g.b) << 8 | pack(g.c) << 16 | pack(g.d) << 24 |
                          static_cast<uint64_t>(g.accumulate) << 32;
-  const uint64_t aligns = uint64_t{alignment_of(A)} | uint64_t{alignment_of(B)} << 16 |
-                          uint64_t{alignment_of(C)} << 32 | uint64_t{alignment_of(D)} << 48;
+  const uint64_t aligns = uint64_t{address_alignment(A)} | uint64_t{address_alignment(B)} << 16 |
+                          uint64_t{address_alignment(C)} << 32 | uint64_t{address_alignment(D)} << 48;
   return {g.m, g.n, g.k, types,
           effective_ld(g.a, extent_a(g)), effective_ld(g.b, extent_b(g)),
           effective_ld(g.c, extent_c(g)), effective_ld(g.d, extent_c(g)), aligns, g.beta != 0.0f};
@@ -288,7 +282,7 @@ Status CublasLtProvider::run(const GemmDesc& g, const void* A, const void* B, co
   if (!A || !B || !D || (g.beta != 0.0f && !C))
     return Status::invalid("cuBLASLt provider: null pointer (C may be null only when beta == 0)");
   const Key key = make_key(g, A, B, C, D);
-  auto plan = plan_for(g, key, alignment_of(A), alignment_of(B), alignment_of(C), alignment_of(D));
+  auto plan = plan_for(g, key, address_alignment(A), address_alignment(B), address_alignment(C), address_alignment(D));
   if (!plan.ok()) return plan.status();
   const Plan& p = **plan;
   const void* lt_a = p.swap_ab ? B : A;

@@ -88,12 +88,6 @@ Result<const KernelEntry*> choose(const GemmDesc& g, int sm) {
                              std::to_string(sm) + (reasons.empty() ? std::string(" is registered") : reasons));
 }
 
-uint32_t address_alignment(const void* p) {
-  const auto v = reinterpret_cast<std::uintptr_t>(p);
-  if (v == 0) return 256;
-  return static_cast<uint32_t>(std::min<std::uintptr_t>(v & (~v + 1), 256));
-}
-
 // First byte past the last element of an operand, for the aliasing check.
 std::uintptr_t end_of(const void* p, const MatrixDesc& m, StoredExtent e) {
   const int64_t ld = effective_ld(m, e);

@@ -87,24 +87,18 @@ __global__ void __launch_bounds__(32 * kWarps) unpack_16bit_kernel(const uint16_
   }
 }
 
-uint32_t alignment_of(const void* p) {
-  const uint64_t a = reinterpret_cast<uint64_t>(p);
-  if (a == 0) return 256;
-  const uint64_t low = a & (~a + 1);
-  return static_cast<uint32_t>(std::min<uint64_t>(low, 256));
-}
-
 std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
 
-bool breaks_tma_rule(const MatrixDesc& m, StoredExtent e) {
-  if (dtype_bytes(m.dtype) != 2) return false;
-  return check_tma_operand("X", m.dtype, m.pointer_alignment, effective_ld(m, e)).code() == StatusCode::misaligned;
-}
 
 int64_t line_length(const MatrixDesc& m, StoredExtent e) { return m.layout == Layout::row ? e.cols : e.rows; }
 int64_t line_count(const MatrixDesc& m, StoredExtent e) { return m.layout == Layout::row ? e.rows : e.cols; }
 
 }  // namespace
+
+bool breaks_tma_rule(const MatrixDesc& m, StoredExtent e) {
+  if (dtype_bytes(m.dtype) != 2) return false;
+  return check_tma_operand("X", m.dtype, m.pointer_alignment, effective_ld(m, e)).code() == StatusCode::misaligned;
+}
 
 Status repack_16bit(const void* src, int64_t lines, int64_t line_length, int64_t ld_src, void* dst,
                     int64_t ld_dst, cudaStream_t stream) {
@@ -184,8 +178,8 @@ GemmDesc repacked_desc(const GemmDesc& g, const TmaRepackPlan& plan) {
 
 Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes) {
   GemmDesc seen = args.desc;
-  seen.a.pointer_alignment = std::min(seen.a.pointer_alignment, alignment_of(args.a));
-  seen.b.pointer_alignment = std::min(seen.b.pointer_alignment, alignment_of(args.b));
+  seen.a.pointer_alignment = std::min(seen.a.pointer_alignment, address_alignment(args.a));
+  seen.b.pointer_alignment = std::min(seen.b.pointer_alignment, address_alignment(args.b));
   const TmaRepackPlan plan = plan_tma_repack(seen);
   if (plan.workspace_bytes > 0 &&
       (args.workspace == nullptr || args.workspace_bytes < plan.workspace_bytes))

@@ -25,6 +25,9 @@ Status repack_16bit(const void* src, int64_t lines, int64_t line_length, int64_t
 Status unpack_16bit(const void* src, int64_t ld_src, int64_t lines, int64_t line_length, void* dst, int64_t ld_dst,
                     cudaStream_t stream);
 
+// A 16-bit operand whose base pointer (as the desc records it) or ld breaks TMA's 16-byte rule.
+bool breaks_tma_rule(const MatrixDesc& m, StoredExtent e);
+
 // Which operands need the copy, their padded ld's and where they go in the workspace.
 struct TmaRepackPlan {
   bool a = false, b = false;

@@ -15,17 +15,6 @@ constexpr int kStages = 3;  // the variant gemm() runs on aligned problems (benc
 
 std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
 
-uint32_t alignment_of(const void* p) {
-  const auto v = reinterpret_cast<std::uintptr_t>(p);
-  if (v == 0) return 256;
-  return static_cast<uint32_t>(std::min<std::uintptr_t>(v & (~v + 1), 256));
-}
-
-bool d_breaks_tma_rule(const GemmDesc& g) {
-  return check_tma_operand("D", g.d.dtype, g.d.pointer_alignment, effective_ld(g.d, extent_c(g))).code() ==
-         StatusCode::misaligned;
-}
-
 // D's aligned temporary: row-major, ld = N rounded up to 8 elements.
 int64_t d_temp_ld(const GemmDesc& g) { return (g.n + 7) / 8 * 8; }
 std::size_t d_temp_bytes(const GemmDesc& g) {
@@ -35,7 +24,7 @@ std::size_t d_temp_bytes(const GemmDesc& g) {
 // The problem the kernel sees: copies for A/B (repacked_desc) and the temporary for D.
 GemmDesc aligned_desc(const GemmDesc& g) {
   GemmDesc r = repacked_desc(g, plan_tma_repack(g));
-  if (d_breaks_tma_rule(g)) {
+  if (breaks_tma_rule(g.d, extent_c(g))) {
     r.d.ld = d_temp_ld(g);
     r.d.pointer_alignment = 256;
   }
@@ -46,18 +35,18 @@ GemmDesc aligned_desc(const GemmDesc& g) {
 
 Status sm90_pc_repack_supports(const GemmDesc& g, DType input) {
   const TmaRepackPlan plan = plan_tma_repack(g);
-  if (plan.workspace_bytes == 0 && !d_breaks_tma_rule(g))
+  if (plan.workspace_bytes == 0 && !breaks_tma_rule(g.d, extent_c(g)))
     return Status::unsupported("A, B and D already meet TMA's 16-byte rule; the kernel runs this problem without copies");
   return sm90_wgmma_ws_pc_supports(aligned_desc(g), input);
 }
 
 std::size_t sm90_pc_repack_workspace(const GemmDesc& g) {
   const std::size_t copies = round_up(plan_tma_repack(g).workspace_bytes, 256);
-  return copies + (d_breaks_tma_rule(g) ? d_temp_bytes(g) : 0);
+  return copies + (breaks_tma_rule(g.d, extent_c(g)) ? d_temp_bytes(g) : 0);
 }
 
 std::size_t sm90_pc_repack_copy_bytes(const GemmDesc& g) {
-  const std::size_t d = d_breaks_tma_rule(g) ? 2 * static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * 2 : 0;
+  const std::size_t d = breaks_tma_rule(g.d, extent_c(g)) ? 2 * static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * 2 : 0;
   return 2 * plan_tma_repack(g).workspace_bytes + d;
 }
 
@@ -67,8 +56,8 @@ Status sm90_pc_repack_launch(const GemmArgs& args, DType input) {
   if (!copied.ok()) return copied.status();
   GemmArgs run = copied.value();
   GemmDesc seen = args.desc;
-  seen.d.pointer_alignment = std::min(seen.d.pointer_alignment, alignment_of(args.d));
-  const bool d_temp = d_breaks_tma_rule(seen);
+  seen.d.pointer_alignment = std::min(seen.d.pointer_alignment, address_alignment(args.d));
+  const bool d_temp = breaks_tma_rule(seen.d, extent_c(seen));
   if (d_temp) {
     const std::size_t offset = round_up(used, 256);
     if (args.workspace == nullptr || args.workspace_bytes < offset + d_temp_bytes(seen))

@@ -150,18 +150,20 @@ KernelEntry peel_entry(std::string_view name) {
 // where the tiles leave SMs idle. tile_m/tile_n are in the problem's coordinates: M by N.
 // kPreference: 4 (above split-K's 3: at M <= 128 the 128x256 tile multiplies mostly padding) for
 // the variant gemm() runs (swap_ab_variant), 0 for the 128-row alternates of widths 16 and 32.
+template <int TileN, int Consumers>
+Sm90WsVariant narrow() { return sm90_wgmma_ws_narrow_variant(TileN, Consumers); }
+
 template <DType In, int TileN, int Consumers, int kPreference>
 KernelEntry swap_entry(std::string_view name) {
-  static constexpr Sm90WsVariant kV{TileN, 0, Consumers};
-  const Sm90WsVariant v = sm90_wgmma_ws_narrow_variant(TileN, Consumers);
-  const Sm90WsShape s = sm90_wgmma_ws_shape(In, v);
+  constexpr auto v = &narrow<TileN, Consumers>;
+  const Sm90WsShape s = sm90_wgmma_ws_shape(In, v());
   KernelEntry e = wgmma_entry(name, In, {s.tile_n, s.tile_m, s.tile_k, s.stages, s.threads, s.smem_bytes});
   e.preference = kPreference;
-  e.supports = [](const GemmDesc& g) { return sm90_swap_ab_supports(g, In, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
-  e.workspace_bytes = [](const GemmDesc& g) { return sm90_swap_ab_workspace(g, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
-  e.split_k = [](const GemmDesc& g) { return sm90_swap_ab_splits(g, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
-  e.launch = [](const GemmArgs& a) { return sm90_swap_ab_launch(a, In, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
-  e.function = [] { return sm90_wgmma_ws_function(In, false, sm90_wgmma_ws_narrow_variant(kV.tile_n, kV.consumers)); };
+  e.supports = [](const GemmDesc& g) { return sm90_swap_ab_supports(g, In, v()); };
+  e.workspace_bytes = [](const GemmDesc& g) { return sm90_swap_ab_workspace(g, v()); };
+  e.split_k = [](const GemmDesc& g) { return sm90_swap_ab_splits(g, v()); };
+  e.launch = [](const GemmArgs& a) { return sm90_swap_ab_launch(a, In, v()); };
+  e.function = [] { return sm90_wgmma_ws_function(In, false, v()); };
   return e;
 }
 

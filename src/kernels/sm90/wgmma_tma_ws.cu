@@ -283,8 +283,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     // switches and 2-byte stores), and with one CTA per SM nothing overlaps it. Here each thread
     // writes its fragment as 64 4-byte stores (wgmma_store.cuh), ~260 instructions.
     // NOTES: split-K's slabs took the staged path too, and with 16 k-blocks a split (256x256x65536
-    // at 64 splits) its ~45K instructions cost about as much as the mainloop; edge tiles (1000x1000
-    // has 11 of 32) measured 24 us for a 4-k-block split under ncu until they came here too.
+    // at 64 splits) its ~45K instructions cost about as much as the mainloop; with the edge tiles (11
+    // of 32 at 1000x1000) still staged, a 4-k-block split measured 24 us under ncu.
     if (p.epilogue.f32_slab) {
       float* slab = reinterpret_cast<float*>(static_cast<char*>(p.epilogue.d) + blockIdx.z * p.epilogue.d_split_bytes);
       const int64_t row0 = static_cast<int64_t>(m0) + consumer * 64;
