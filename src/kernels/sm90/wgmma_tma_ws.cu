@@ -16,6 +16,7 @@
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
+#include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
 #include "kernels/common/wgmma.cuh"
@@ -153,14 +154,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = dev::smem_addr(smem_raw);
   const uint32_t base = (raw + C::kAtomBytes - 1) & ~(C::kAtomBytes - 1);
-  const uint32_t a_smem = base;
-  const uint32_t b_smem = a_smem + C::kStages * C::kABytes;
-  const uint32_t full_bar = b_smem + C::kStages * C::kBBytes;
-  const uint32_t empty_bar = full_bar + C::kStages * 8;
-  auto a_stage = [&](int s) { return a_smem + s * C::kABytes; };
-  auto b_stage = [&](int s) { return b_smem + s * C::kBBytes; };
-  auto full = [&](int s) { return full_bar + 8 * s; };
-  auto empty = [&](int s) { return empty_bar + 8 * s; };
+  const dev::StageRing ring(base, C::kStages, C::kABytes, C::kBBytes, 0);
 
   const int warpgroup = threadIdx.x / 128;
   const int lane = threadIdx.x % 32;
@@ -168,11 +162,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   if (threadIdx.x == 0) {
     dev::tma_prefetch_descriptor(&map_a);
     dev::tma_prefetch_descriptor(&map_b);
-    for (int s = 0; s < C::kStages; ++s) {
-      dev::mbarrier_init(full(s), 1);                    // the producer's arrive.expect_tx
-      dev::mbarrier_init(empty(s), C::kConsumers * 4);   // one arrival per consumer warp
-    }
-    dev::mbarrier_init_fence();
+    ring.init(C::kStages, C::kConsumers * 4);  // one empty arrival per consumer warp
   }
   __syncthreads();
 
@@ -212,24 +202,24 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       for (int kt = 0; kt < k_tiles; ++kt) {
         const int s = kt % C::kStages;
         // The slot is free once the consumers released its previous use (round kt/S - 1).
-        if (kt >= C::kStages) dev::mbarrier_wait(empty(s), ((kt / C::kStages) - 1) & 1);
-        dev::mbarrier_arrive_expect_tx(full(s), stage_bytes);
+        if (kt >= C::kStages) dev::mbarrier_wait(ring.empty(s), ((kt / C::kStages) - 1) & 1);
+        dev::mbarrier_arrive_expect_tx(ring.full(s), stage_bytes);
         const int32_t k0 = (kt_first + kt) * C::kTileK;
         if constexpr (!kAMnMajor) {
-          dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, m0);  // box kTileK(K) x 128(M)
+          dev::tma_load_2d(ring.a(s), &map_a, ring.full(s), k0, m0);  // box kTileK(K) x 128(M)
         } else {
 #pragma unroll
           for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
             if (i < a_blocks)
-              dev::tma_load_2d(a_stage(s) + i * C::kMnBlockBytes, &map_a, full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+              dev::tma_load_2d(ring.a(s) + i * C::kMnBlockBytes, &map_a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
         }
         if constexpr (!kBMnMajor) {
-          dev::tma_load_2d(b_stage(s), &map_b, full(s), k0, n0);  // box kTileK(K) x 256(N)
+          dev::tma_load_2d(ring.b(s), &map_b, ring.full(s), k0, n0);  // box kTileK(K) x 256(N)
         } else {
 #pragma unroll
           for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
             if (i < b_blocks)
-              dev::tma_load_2d(b_stage(s) + i * C::kMnBlockBytes, &map_b, full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+              dev::tma_load_2d(ring.b(s) + i * C::kMnBlockBytes, &map_b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0);
         }
       }
     }
@@ -255,9 +245,9 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
 
     for (int kt = 0; kt < k_tiles; ++kt) {
       const int s = kt % C::kStages;
-      dev::mbarrier_wait(full(s), (kt / C::kStages) & 1);
-      const uint64_t desc_a = dev::make_smem_desc_sw128(a_stage(s) + a_offset, kALbo, kSbo);
-      const uint64_t desc_b = dev::make_smem_desc_sw128(b_stage(s), kBLbo, kSbo);
+      dev::mbarrier_wait(ring.full(s), (kt / C::kStages) & 1);
+      const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kALbo, kSbo);
+      const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kBLbo, kSbo);
 #pragma unroll
       for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
       dev::wgmma_fence();
@@ -270,7 +260,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
       // Keep this k-tile's MMAs in flight; the previous one has finished reading its stage.
       dev::wgmma_wait_group<1>();
-      if (kt > 0 && lane == 0) dev::mbarrier_arrive(empty((kt - 1) % C::kStages));
+      if (kt > 0 && lane == 0) dev::mbarrier_arrive(ring.empty((kt - 1) % C::kStages));
     }
     dev::wgmma_wait_group<0>();
 #pragma unroll

@@ -58,6 +58,7 @@
 
 #include "kernels/common/cluster.cuh"
 #include "kernels/common/mbarrier.cuh"
+#include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
 #include "kernels/common/wgmma.cuh"
@@ -203,15 +204,8 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = dev::smem_addr(smem_raw);
   const uint32_t base = (raw + C::kAtomBytes - 1) & ~(C::kAtomBytes - 1);
-  const uint32_t a_smem = base;
-  const uint32_t b_smem = a_smem + C::kStages * C::kABytes;
-  const uint32_t c_smem = b_smem + C::kStages * C::kBBytes;
-  const uint32_t full_bar = c_smem + C::kCBytes;
-  const uint32_t empty_bar = full_bar + C::kStages * 8;
-  auto a_stage = [&](int s) { return a_smem + s * C::kABytes; };
-  auto b_stage = [&](int s) { return b_smem + s * C::kBBytes; };
-  auto full = [&](int s) { return full_bar + 8 * s; };
-  auto empty = [&](int s) { return empty_bar + 8 * s; };
+  const dev::StageRing ring(base, C::kStages, C::kABytes, C::kBBytes, C::kCBytes);
+  const uint32_t c_smem = ring.gap_smem;
 
   const int warpgroup = threadIdx.x / 128;
   const int t = threadIdx.x % 128;
@@ -220,11 +214,7 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
     dev::tma_prefetch_descriptor(&map_a);
     dev::tma_prefetch_descriptor(&map_b);
     dev::tma_prefetch_descriptor(&map_d);
-    for (int s = 0; s < C::kStages; ++s) {
-      dev::mbarrier_init(full(s), 1);  // the producer's arrive.expect_tx
-      dev::mbarrier_init(empty(s), C::kClusterM * C::kConsumers);  // one per consumer warpgroup, both CTAs
-    }
-    dev::mbarrier_init_fence();
+    ring.init(C::kStages, C::kClusterM * C::kConsumers);  // one empty arrival per consumer warpgroup, both CTAs
   }
   dev::cluster_sync();  // the peer's barriers are initialised before anything targets them
 
@@ -250,12 +240,12 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
         for (int kt = 0; kt < p.k_tiles; ++kt) {
           // Parity phase ^ 1: the stage's previous use released by both CTAs' consumers (on a
           // fresh barrier, the first round passes at once).
-          dev::mbarrier_wait(empty(s), phase ^ 1);
-          dev::mbarrier_arrive_expect_tx(full(s), stage_bytes);
+          dev::mbarrier_wait(ring.empty(s), phase ^ 1);
+          dev::mbarrier_arrive_expect_tx(ring.full(s), stage_bytes);
           const int32_t k0 = kt * C::kTileK;
-          dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, tc.m0);  // box kTileK(K) x 128(M)
+          dev::tma_load_2d(ring.a(s), &map_a, ring.full(s), k0, tc.m0);  // box kTileK(K) x 128(M)
           if (rank == 0 || b_upper_half)  // box kTileK(K) x 128(N), to both CTAs
-            dev::tma_load_2d_multicast(b_stage(s) + rank * C::kBHalfBytes, &map_b, full(s), k0, b_row, kBothCtas);
+            dev::tma_load_2d_multicast(ring.b(s) + rank * C::kBHalfBytes, &map_b, ring.full(s), k0, b_row, kBothCtas);
           if (++s == C::kStages) {
             s = 0;
             phase ^= 1;
@@ -270,10 +260,10 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
     const int lane = t % 32;
     const int warp_in_group = t / 32;
     const uint32_t a_offset = consumer * 64 * C::kSwizzleBytes;
-    const uint32_t peer_empty_bar = dev::map_to_rank(empty_bar, peer);
+    const uint32_t peer_empty_bar = dev::map_to_rank(ring.empty_bar, peer);
     auto release = [&](int s) {
       if (t == 0) {
-        dev::mbarrier_arrive(empty(s));
+        dev::mbarrier_arrive(ring.empty(s));
         dev::mbarrier_arrive_cluster(peer_empty_bar + 8 * s);
       }
     };
@@ -298,9 +288,9 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
       const TileCoord tc = tile_coord<C>(pt, rank, p);
       int prev = 0;
       for (int kt = 0; kt < p.k_tiles; ++kt) {
-        dev::mbarrier_wait(full(s), phase);
-        const uint64_t desc_a = dev::make_smem_desc_sw128(a_stage(s) + a_offset, 16, C::kAtomBytes);
-        const uint64_t desc_b = dev::make_smem_desc_sw128(b_stage(s), 16, C::kAtomBytes);
+        dev::mbarrier_wait(ring.full(s), phase);
+        const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, 16, C::kAtomBytes);
+        const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), 16, C::kAtomBytes);
 #pragma unroll
         for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
         dev::wgmma_fence();

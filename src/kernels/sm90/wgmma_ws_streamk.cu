@@ -46,6 +46,7 @@
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/fixup.cuh"
 #include "kernels/common/mbarrier.cuh"
+#include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
 #include "kernels/common/wgmma.cuh"
@@ -282,15 +283,8 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = dev::smem_addr(smem_raw);
   const uint32_t base = (raw + C::kAtomBytes - 1) & ~(C::kAtomBytes - 1);
-  const uint32_t a_smem = base;
-  const uint32_t b_smem = a_smem + C::kStages * C::kABytes;
-  const uint32_t epi_smem = b_smem + C::kStages * C::kBBytes;
-  const uint32_t full_bar = epi_smem + C::kEpilogueBytes;
-  const uint32_t empty_bar = full_bar + C::kStages * 8;
-  auto a_stage = [&](int s) { return a_smem + s * C::kABytes; };
-  auto b_stage = [&](int s) { return b_smem + s * C::kBBytes; };
-  auto full = [&](int s) { return full_bar + 8 * s; };
-  auto empty = [&](int s) { return empty_bar + 8 * s; };
+  const dev::StageRing ring(base, C::kStages, C::kABytes, C::kBBytes, C::kEpilogueBytes);
+  const uint32_t epi_smem = ring.gap_smem;
 
   const int warpgroup = threadIdx.x / 128;
   const int lane = threadIdx.x % 32;
@@ -298,11 +292,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
   if (threadIdx.x == 0) {
     dev::tma_prefetch_descriptor(&map_a);
     dev::tma_prefetch_descriptor(&map_b);
-    for (int s = 0; s < C::kStages; ++s) {
-      dev::mbarrier_init(full(s), 1);                    // the producer's arrive.expect_tx
-      dev::mbarrier_init(empty(s), C::kConsumers * 4);   // one arrival per consumer warp
-    }
-    dev::mbarrier_init_fence();
+    ring.init(C::kStages, C::kConsumers * 4);  // one empty arrival per consumer warp
   }
   __syncthreads();
 
@@ -319,11 +309,11 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         const TileCoord tc = tile_coord(u.tile, p);
         for (int kt = u.kb_begin; kt < u.kb_end; ++kt, ++it) {
           const int s = static_cast<int>(it % C::kStages);
-          if (it >= static_cast<uint64_t>(C::kStages)) dev::mbarrier_wait(empty(s), ((it / C::kStages) - 1) & 1);
-          dev::mbarrier_arrive_expect_tx(full(s), C::kStageBytes);
+          if (it >= static_cast<uint64_t>(C::kStages)) dev::mbarrier_wait(ring.empty(s), ((it / C::kStages) - 1) & 1);
+          dev::mbarrier_arrive_expect_tx(ring.full(s), C::kStageBytes);
           const int32_t k0 = kt * C::kTileK;
-          dev::tma_load_2d(a_stage(s), &map_a, full(s), k0, tc.m0);  // box 64(K) x 128(M)
-          dev::tma_load_2d(b_stage(s), &map_b, full(s), k0, tc.n0);  // box 64(K) x 256(N)
+          dev::tma_load_2d(ring.a(s), &map_a, ring.full(s), k0, tc.m0);  // box 64(K) x 128(M)
+          dev::tma_load_2d(ring.b(s), &map_b, ring.full(s), k0, tc.n0);  // box 64(K) x 256(N)
         }
       }
     }
@@ -362,9 +352,9 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
 
     for (int kt = u.kb_begin; kt < u.kb_end; ++kt, ++it) {
       const int s = static_cast<int>(it % C::kStages);
-      dev::mbarrier_wait(full(s), (it / C::kStages) & 1);
-      const uint64_t desc_a = dev::make_smem_desc_sw128(a_stage(s) + a_offset, kLbo, kSbo);
-      const uint64_t desc_b = dev::make_smem_desc_sw128(b_stage(s), kLbo, kSbo);
+      dev::mbarrier_wait(ring.full(s), (it / C::kStages) & 1);
+      const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kLbo, kSbo);
+      const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kLbo, kSbo);
 #pragma unroll
       for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
       dev::wgmma_fence();
@@ -376,14 +366,14 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
       dev::wgmma_wait_group<1>();
-      if (kt > u.kb_begin && lane == 0) dev::mbarrier_arrive(empty((it - 1) % C::kStages));
+      if (kt > u.kb_begin && lane == 0) dev::mbarrier_arrive(ring.empty((it - 1) % C::kStages));
     }
     dev::wgmma_wait_group<0>();
 #pragma unroll
     for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
     // Units are never empty; the last stage goes back before the fix-up and epilogue, so the
     // producer refills it meanwhile.
-    if (lane == 0) dev::mbarrier_arrive(empty((it - 1) % C::kStages));
+    if (lane == 0) dev::mbarrier_arrive(ring.empty((it - 1) % C::kStages));
 
     // --- fix-up ----------------------------------------------------------------------------------
     if (u.role == kContribute || u.role == kReduceSlice) {
