@@ -1,6 +1,10 @@
-// Split-K reduce: one thread per V consecutive elements of the slabs' flat order; it sums the slabs
-// z = 0, 1, ..., splits-1 in that order (fixed, so bitwise deterministic), then applies alpha, beta*C
-// and D's dtype. The slabs were just written by the GEMM pass, so they are read mostly from L2.
+// Split-K reduce: each thread owns V consecutive elements of one slab line (a row of a row-major
+// slab) and sums the slabs z = 0, 1, ..., splits-1 in that order (fixed, so bitwise
+// deterministic), then applies alpha, beta*C and D's dtype. The slabs were just written by the
+// GEMM pass, so they are read mostly from L2: the loop is latency-bound unless many loads are in
+// flight, hence the batches of kBatch independent loads before their (ordered) adds. Plain loads:
+// __ldcg compiles to LDG.STRONG.GPU, which ptxas keeps in program order, two in flight (23 us for
+// 64 slabs of 256x256 under ncu, bench/NOTES.md).
 #include "kernels/common/splitk_reduce.hpp"
 
 #include <cuda_bf16.h>
@@ -17,43 +21,112 @@ namespace {
 using dev::load_epilogue;
 using dev::store_epilogue;
 
-// V = 4: slabs read as float4 (needs M*N % 4 == 0 and a 16-byte aligned workspace); V = 1 otherwise.
-// The adds stay in slab order (no reassociation without fast-math), unrolled only for loads in flight.
+constexpr int kBatch = 16;
+// 128: a 256x256 D is 16384 float4 threads, 128 blocks to spread over the SMs, not 64.
+constexpr int kThreads = 128;
+
 template <int V>
-__global__ void __launch_bounds__(256) splitk_reduce_kernel(const SplitKReduceArgs a) {
+struct Vec;
+template <>
+struct Vec<1> {
+  using T = float;
+  __device__ static void add(float* s, T w) { s[0] += w; }
+  __device__ static void set(float* s, T w) { s[0] = w; }
+};
+template <>
+struct Vec<2> {
+  using T = float2;
+  __device__ static void add(float* s, T w) { s[0] += w.x; s[1] += w.y; }
+  __device__ static void set(float* s, T w) { s[0] = w.x; s[1] = w.y; }
+};
+template <>
+struct Vec<4> {
+  using T = float4;
+  __device__ static void add(float* s, T w) { s[0] += w.x; s[1] += w.y; s[2] += w.z; s[3] += w.w; }
+  __device__ static void set(float* s, T w) { s[0] = w.x; s[1] = w.y; s[2] = w.z; s[3] = w.w; }
+};
+
+// Launched with programmatic stream serialization: the block may start while the GEMM pass is
+// still draining, and waits here until its writes are visible (a no-op without a primary).
+__device__ __forceinline__ void wait_for_primary() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// Programmatic dependent launch exists from sm_90 on; older devices get a plain launch.
+bool device_has_pdl() {
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return major >= 9;
+}
+
+// 2D blocks: threadIdx.x walks a line V elements at a time, threadIdx.y picks the line, so no
+// per-element 64-bit division (the flat-index version spent its time there: 11 us under ncu for
+// 1000x1000 x 4 slabs, bench/NOTES.md).
+template <int V>
+__global__ void __launch_bounds__(kThreads) splitk_reduce_kernel(const SplitKReduceArgs a) {
+  using L = Vec<V>;
+  wait_for_primary();
   const int64_t total = a.m * a.n;
   const int64_t line = a.row_major ? a.n : a.m;
-  const int64_t groups = total / V;
-  for (int64_t g = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; g < groups; g += int64_t{gridDim.x} * blockDim.x) {
-    const int64_t i0 = g * V;
-    float sum[V];
-    if constexpr (V == 4) {
-      const float4 v = __ldcg(reinterpret_cast<const float4*>(a.partials + i0));
-      sum[0] = v.x; sum[1] = v.y; sum[2] = v.z; sum[3] = v.w;
-#pragma unroll 8
-      for (int z = 1; z < a.splits; ++z) {
-        const float4 w = __ldcg(reinterpret_cast<const float4*>(a.partials + z * total + i0));
-        sum[0] += w.x; sum[1] += w.y; sum[2] += w.z; sum[3] += w.w;
-      }
-    } else {
-      sum[0] = __ldcg(a.partials + i0);
-#pragma unroll 8
-      for (int z = 1; z < a.splits; ++z) sum[0] += __ldcg(a.partials + z * total + i0);
-    }
+  const int64_t lines = a.row_major ? a.m : a.n;
+  const int64_t x_step = int64_t{gridDim.x} * blockDim.x * V;
+  const int64_t y_step = int64_t{gridDim.y} * blockDim.y;
+  for (int64_t outer = blockIdx.y * int64_t{blockDim.y} + threadIdx.y; outer < lines; outer += y_step) {
+    for (int64_t inner = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) * V; inner < line; inner += x_step) {
+      const float* p = a.partials + outer * line + inner;
+      float sum[V];
+      L::set(sum, *reinterpret_cast<const typename L::T*>(p));
+      int z = 1;
+      for (; z + kBatch <= a.splits; z += kBatch) {
+        typename L::T w[kBatch];
 #pragma unroll
-    for (int e = 0; e < V; ++e) {
-      const int64_t i = i0 + e;
-      const int64_t outer = i / line, inner = i - outer * line;
-      const int64_t r = a.row_major ? outer : inner;
-      const int64_t c = a.row_major ? inner : outer;
-      float v = a.alpha * sum[e];
-      if (a.beta != 0.0f) v += a.beta * load_epilogue(a.c, r * a.c_row_stride + c * a.c_col_stride, a.c_dtype);
-      store_epilogue(a.d, r * a.d_row_stride + c * a.d_col_stride, a.d_dtype, v);
+        for (int j = 0; j < kBatch; ++j) w[j] = *reinterpret_cast<const typename L::T*>(p + (z + j) * total);
+#pragma unroll
+        for (int j = 0; j < kBatch; ++j) L::add(sum, w[j]);
+      }
+      for (; z < a.splits; ++z) L::add(sum, *reinterpret_cast<const typename L::T*>(p + z * total));
+#pragma unroll
+      for (int e = 0; e < V; ++e) {
+        const int64_t r = a.row_major ? outer : inner + e;
+        const int64_t c = a.row_major ? inner + e : outer;
+        float v = a.alpha * sum[e];
+        if (a.beta != 0.0f) v += a.beta * load_epilogue(a.c, r * a.c_row_stride + c * a.c_col_stride, a.c_dtype);
+        store_epilogue(a.d, r * a.d_row_stride + c * a.d_col_stride, a.d_dtype, v);
+      }
     }
   }
 }
 
 bool epilogue_dtype(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
+
+template <int V>
+cudaError_t launch(const SplitKReduceArgs& args, cudaStream_t stream) {
+  const int64_t line = args.row_major ? args.n : args.m;
+  const int64_t lines = args.row_major ? args.m : args.n;
+  const int64_t groups = (line + V - 1) / V;
+  // A warp-multiple of threads across the line (up to the block), the rest of the block on lines.
+  const int tx = static_cast<int>(std::min<int64_t>(kThreads, (groups + 31) / 32 * 32));
+  const int ty = kThreads / tx;
+  const int64_t gx = (groups + tx - 1) / tx;
+  // Enough blocks to fill the GPU many times over; the strided loops cover the rest.
+  const int64_t gy = std::min<int64_t>({(lines + ty - 1) / ty, 65535, std::max<int64_t>(1, 132 * 16 / gx)});
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>(std::min<int64_t>(gx, 65535)), static_cast<unsigned>(gy), 1);
+  cfg.blockDim = dim3(static_cast<unsigned>(tx), static_cast<unsigned>(ty), 1);
+  cfg.stream = stream;
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = device_has_pdl() ? 1 : 0;
+  return cudaLaunchKernelEx(&cfg, splitk_reduce_kernel<V>, args);
+}
 
 }  // namespace
 
@@ -63,20 +136,18 @@ Status splitk_reduce(const SplitKReduceArgs& args, cudaStream_t stream) {
     return Status::invalid("split-K reduce: null partials/D (or C with beta != 0), or an empty shape");
   if (!epilogue_dtype(args.d_dtype) || (args.beta != 0.0f && !epilogue_dtype(args.c_dtype)))
     return Status::unsupported("split-K reduce: C and D must be f32, f16 or bf16");
-  const int64_t total = args.m * args.n;
-  // float4 only when there are enough elements to keep every SM busy with it: split-K's problems
-  // are small in M*N, and there one thread per element gives 4x the loads in flight.
-  const bool vec = total % 4 == 0 && reinterpret_cast<uintptr_t>(args.partials) % 16 == 0 &&
-                   total / 4 >= int64_t{132} * 2048;
-  const int64_t groups = vec ? total / 4 : total;
-  constexpr int kThreads = 256;
-  // Enough blocks to fill the GPU several times over; the grid-stride loop covers the rest.
-  const int64_t blocks = std::min<int64_t>((groups + kThreads - 1) / kThreads, 132 * 16);
-  if (vec)
-    splitk_reduce_kernel<4><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(args);
+  // Vector width: every slab line must start on a V-float boundary (line % V == 0 keeps all slab
+  // offsets z*M*N + outer*line aligned when the workspace is).
+  const int64_t line = args.row_major ? args.n : args.m;
+  const auto base = reinterpret_cast<uintptr_t>(args.partials);
+  cudaError_t err;
+  if (line % 4 == 0 && base % 16 == 0)
+    err = launch<4>(args, stream);
+  else if (line % 2 == 0 && base % 8 == 0)
+    err = launch<2>(args, stream);
   else
-    splitk_reduce_kernel<1><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(args);
-  const cudaError_t err = cudaGetLastError();
+    err = launch<1>(args, stream);
+  if (err == cudaSuccess) err = cudaGetLastError();
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("split-K reduce launch failed: ") + cudaGetErrorString(err));
   return Status::success();

@@ -73,15 +73,16 @@ KernelEntry repack_entry(std::string_view name) {
 }
 
 // Repack then split-K (unaligned and small M*N with long K, e.g. 256x256x65537): the slabs follow
-// the copies in the workspace.
-template <DType In>
+// the copies in the workspace. V: the tile the split-K pass runs (128x256 unless named).
+template <DType In, Sm90WsVariant V = Sm90WsVariant{}>
 std::size_t repack_splitk_workspace(const GemmDesc& g) {
   const std::size_t copies = (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256;
-  return copies + sm90_wgmma_ws_splitk_workspace(repacked_desc(g, plan_tma_repack(g)));
+  return copies + sm90_wgmma_ws_splitk_workspace(repacked_desc(g, plan_tma_repack(g)), V);
 }
 
-template <DType In>
-Status repack_splitk_launch(const GemmArgs& args) {
+// The copies, then the arguments for what runs on them: the rest of the workspace (256-aligned)
+// follows the copies.
+Result<GemmArgs> repack_before_split(const GemmArgs& args) {
   std::size_t used = 0;
   Result<GemmArgs> copied = apply_tma_repack(args, &used);
   if (!copied.ok()) return copied.status();
@@ -89,13 +90,22 @@ Status repack_splitk_launch(const GemmArgs& args) {
   const std::size_t offset = (used + 255) / 256 * 256;
   next.workspace = args.workspace == nullptr ? nullptr : static_cast<char*>(args.workspace) + offset;
   next.workspace_bytes = args.workspace_bytes > offset ? args.workspace_bytes - offset : 0;
-  return sm90_wgmma_ws_splitk_launch(next, In);
+  return next;
 }
 
-template <DType In>
+template <DType In, Sm90WsVariant V = Sm90WsVariant{}>
+Status repack_splitk_launch(const GemmArgs& args) {
+  Result<GemmArgs> next = repack_before_split(args);
+  if (!next.ok()) return next.status();
+  return sm90_wgmma_ws_splitk_launch(next.value(), In, V);
+}
+
+template <DType In, Sm90WsVariant V = Sm90WsVariant{}>
 Status repack_splitk_supports(const GemmDesc& g) {
   if (Status s = repack_supports<In>(g); !s.ok()) return s;
-  if (forced_split_k() == 0 && choose_splits(repacked_desc(g, plan_tma_repack(g)), current_sm_count()) <= 1)
+  const GemmDesc r = repacked_desc(g, plan_tma_repack(g));
+  if (Status s = sm90_wgmma_ws_splitk_supports(r, In, V); !s.ok()) return s;
+  if (forced_split_k() == 0 && choose_splits(r, current_sm_count(), V) <= 1)
     return Status::unsupported("split-K would not split: the tiles already fill the SMs (the repack path serves it)");
   // NOTES: measured (bench/NOTES.md, run 12): with few k-blocks a tile the slabs and the reduce
   // cost more than idle SMs do: 1000x1000x1001 (16 k-blocks) ran 1.16x cuBLAS split against 1.31x
@@ -106,31 +116,85 @@ Status repack_splitk_supports(const GemmDesc& g) {
   return Status::success();
 }
 
-template <DType In>
+template <DType In, Sm90WsVariant V = Sm90WsVariant{}>
 KernelEntry repack_splitk_entry(std::string_view name) {
+  KernelEntry e = ws_entry<In, false, V>(name);
+  e.preference = 0;  // by name: the planned entry (128xN) picks the tile and splits
+  e.supports = &repack_splitk_supports<In, V>;
+  e.copy_bytes = &repack_copy_bytes;
+  e.split_k = [](const GemmDesc& g) {
+    return choose_splits(repacked_desc(g, plan_tma_repack(g)), current_sm_count(), V);
+  };
+  e.workspace_bytes = &repack_splitk_workspace<In, V>;
+  e.launch = &repack_splitk_launch<In, V>;
+  return e;
+}
+
+template <DType In, Sm90WsVariant V = Sm90WsVariant{}>
+KernelEntry splitk_entry(std::string_view name) {
+  KernelEntry e = ws_entry<In, false, V>(name);
+  e.preference = 0;  // by name: the planned entry (128xN) picks the tile and splits
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (Status s = sm90_wgmma_ws_splitk_supports(g, In, V); !s.ok()) return s;
+    if (forced_split_k() == 0 && choose_splits(g, current_sm_count(), V) <= 1)
+      return Status::unsupported("split-K would not split: the tiles already fill the SMs (the plain kernel serves it)");
+    return Status::success();
+  };
+  e.workspace_bytes = [](const GemmDesc& g) { return sm90_wgmma_ws_splitk_workspace(g, V); };
+  e.split_k = [](const GemmDesc& g) { return choose_splits(g, current_sm_count(), V); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_splitk_launch(a, In, V); };
+  return e;
+}
+
+// The planned path (split_k.hpp plan_split_k): the tile (128x256, 128x128 or 128x64) and split
+// count the time model picks, for problems whose plan fits in one round of CTAs (small M*N: long K
+// or few tiles). Preference 3, as split-K had; it declines when the plan is the 128x256 tile
+// unsplit (the plain and cluster kernels serve that) or needs more than one round.
+Status planned_fits(const SplitKPlan& p, const char* who) {
+  if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
+  if (p.splits <= 1 && p.variant == Sm90WsVariant{})
+    return Status::unsupported(std::string("the plan is the 128x256 tile unsplit: ") + who + " serves it");
+  if (forced_split_k() == 0 && p.ctas > current_sm_count())
+    return Status::unsupported("the plan needs more than one round of CTAs: the persistent kernels serve it");
+  return Status::success();
+}
+
+template <DType In>
+KernelEntry planned_entry(std::string_view name) {
   KernelEntry e = ws_entry<In>(name);
   e.preference = 3;
-  e.supports = &repack_splitk_supports<In>;
-  e.copy_bytes = &repack_copy_bytes;
-  e.split_k = [](const GemmDesc& g) { return choose_splits(repacked_desc(g, plan_tma_repack(g)), current_sm_count()); };
-  e.workspace_bytes = &repack_splitk_workspace<In>;
-  e.launch = &repack_splitk_launch<In>;
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (Status s = sm90_wgmma_ws_supports(g, In); !s.ok()) return s;
+    return planned_fits(plan_split_k(g, In, current_sm_count()), "the plain kernel");
+  };
+  e.workspace_bytes = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count()).workspace_bytes; };
+  e.split_k = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count()).splits; };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_planned_launch(a, In); };
   return e;
 }
 
 template <DType In>
-KernelEntry splitk_entry(std::string_view name) {
+KernelEntry planned_repack_entry(std::string_view name) {
   KernelEntry e = ws_entry<In>(name);
   e.preference = 3;
   e.supports = [](const GemmDesc& g) -> Status {
-    if (Status s = sm90_wgmma_ws_splitk_supports(g, In); !s.ok()) return s;
-    if (forced_split_k() == 0 && choose_splits(g, current_sm_count()) <= 1)
-      return Status::unsupported("split-K would not split: the tiles already fill the SMs (the plain kernel serves it)");
-    return Status::success();
+    if (Status s = repack_supports<In>(g); !s.ok()) return s;
+    return planned_fits(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()),
+                        "the repack path");
   };
-  e.workspace_bytes = [](const GemmDesc& g) { return sm90_wgmma_ws_splitk_workspace(g); };
-  e.split_k = [](const GemmDesc& g) { return choose_splits(g, current_sm_count()); };
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_splitk_launch(a, In); };
+  e.copy_bytes = &repack_copy_bytes;
+  e.split_k = [](const GemmDesc& g) {
+    return plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()).splits;
+  };
+  e.workspace_bytes = [](const GemmDesc& g) -> std::size_t {
+    const std::size_t copies = (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256;
+    return copies + plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()).workspace_bytes;
+  };
+  e.launch = [](const GemmArgs& args) -> Status {
+    Result<GemmArgs> next = repack_before_split(args);
+    if (!next.ok()) return next.status();
+    return sm90_wgmma_ws_planned_launch(next.value(), In);
+  };
   return e;
 }
 
@@ -234,6 +298,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(ws_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws"));
   table.push_back(repack_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_repack"));
   table.push_back(repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_repack"));
+  table.push_back(planned_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_splitk"));
+  table.push_back(planned_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_splitk"));
+  table.push_back(planned_repack_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_repack_splitk"));
+  table.push_back(planned_repack_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_repack_splitk"));
   table.push_back(splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_splitk"));
   table.push_back(splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_splitk"));
   table.push_back(peel_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_peel"));
@@ -279,6 +347,12 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(ws_entry<DType::f16, false, Sm90WsVariant{128, 7}>("sm90_wgmma_f16_128x128x64_s7_ws"));
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{64, 4}>("sm90_wgmma_bf16_128x64x64_s4_ws"));
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{64, 9}>("sm90_wgmma_bf16_128x64x64_s9_ws"));
+  // Split-K on the narrower tiles: more tiles, fewer splits, so fewer f32 slabs to write and reduce
+  // (cuBLAS runs 256x256x65536 as 128x64 tiles x 16 splits); by name until measured.
+  table.push_back(splitk_entry<DType::bf16, Sm90WsVariant{128, 7}>("sm90_wgmma_bf16_128x128x64_s7_ws_splitk"));
+  table.push_back(splitk_entry<DType::bf16, Sm90WsVariant{64, 9}>("sm90_wgmma_bf16_128x64x64_s9_ws_splitk"));
+  table.push_back(repack_splitk_entry<DType::bf16, Sm90WsVariant{128, 7}>("sm90_wgmma_bf16_128x128x64_s7_ws_repack_splitk"));
+  table.push_back(repack_splitk_entry<DType::bf16, Sm90WsVariant{64, 9}>("sm90_wgmma_bf16_128x64x64_s9_ws_repack_splitk"));
 }
 
 }  // namespace tcgemm

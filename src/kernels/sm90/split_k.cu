@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
@@ -14,8 +15,8 @@ namespace {
 
 std::atomic<int> g_forced_splits{0};
 
-int64_t k_blocks_of(const GemmDesc& g) {
-  const int64_t tk = sm90_wgmma_ws_shape().tile_k;
+int64_t k_blocks_of(const GemmDesc& g, Sm90WsVariant v) {
+  const int64_t tk = std::max(sm90_wgmma_ws_shape(DType::bf16, v).tile_k, 1);
   return (g.k + tk - 1) / tk;
 }
 
@@ -34,10 +35,10 @@ int current_sm_count() {
   return sms;
 }
 
-int choose_splits(const GemmDesc& g, int sm_count) {
-  const Sm90WsShape s = sm90_wgmma_ws_shape();
-  const int64_t k_blocks = k_blocks_of(g);
-  if (k_blocks <= 1 || g.m < 1 || g.n < 1) return 1;
+int choose_splits(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
+  const Sm90WsShape s = sm90_wgmma_ws_shape(DType::bf16, v);
+  const int64_t k_blocks = k_blocks_of(g, v);
+  if (s.tile_m == 0 || k_blocks <= 1 || g.m < 1 || g.n < 1) return 1;  // tile_m 0: not compiled
   int64_t splits = forced_split_k();
   if (splits <= 0) {
     const int64_t tiles = ((g.m + s.tile_m - 1) / s.tile_m) * ((g.n + s.tile_n - 1) / s.tile_n);
@@ -54,24 +55,26 @@ int choose_splits(const GemmDesc& g, int sm_count) {
   return static_cast<int>((k_blocks + per_split - 1) / per_split);
 }
 
-int split_k_blocks_per_split(const GemmDesc& g, int splits) {
-  const int64_t k_blocks = k_blocks_of(g);
+int split_k_blocks_per_split(const GemmDesc& g, int splits, Sm90WsVariant v) {
+  const int64_t k_blocks = k_blocks_of(g, v);
   return static_cast<int>((k_blocks + splits - 1) / std::max(splits, 1));
 }
 
-Status sm90_wgmma_ws_splitk_supports(const GemmDesc& g, DType input) { return sm90_wgmma_ws_supports(g, input); }
+Status sm90_wgmma_ws_splitk_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
+  return sm90_wgmma_ws_supports(g, input, v);
+}
 
-std::size_t sm90_wgmma_ws_splitk_workspace(const GemmDesc& g) {
-  const int splits = choose_splits(g, current_sm_count());
+std::size_t sm90_wgmma_ws_splitk_workspace(const GemmDesc& g, Sm90WsVariant v) {
+  const int splits = choose_splits(g, current_sm_count(), v);
   if (splits <= 1) return 0;
   return static_cast<std::size_t>(splits) * static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) *
          sizeof(float);
 }
 
-Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input) {
-  const int splits = choose_splits(args.desc, current_sm_count());
-  if (splits <= 1) return sm90_wgmma_ws_launch(args, input);
-  return sm90_wgmma_ws_run_split_k(args, input, Sm90WsVariant{}, splits, split_k_blocks_per_split(args.desc, splits));
+Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
+  const int splits = choose_splits(args.desc, current_sm_count(), v);
+  if (splits <= 1) return sm90_wgmma_ws_launch(args, input, false, v);
+  return sm90_wgmma_ws_run_split_k(args, input, v, splits, split_k_blocks_per_split(args.desc, splits, v));
 }
 
 Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
@@ -110,6 +113,86 @@ Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVarian
   r.d_row_stride = g.d.layout == Layout::row ? ldd : 1;
   r.d_col_stride = g.d.layout == Layout::row ? 1 : ldd;
   return splitk_reduce(r, args.stream);
+}
+
+}  // namespace tcgemm
+
+namespace tcgemm {
+namespace {
+
+// Fraction of the dense MMA peak one CTA of each tile sustains in its main loop (run 13 fit: the
+// 128x256 kernels' ~650 TFLOP/s on full waves, the narrower tiles' measured per-k-block times).
+double tile_efficiency(Sm90WsVariant v) { return v.tile_n >= 256 ? 0.68 : v.tile_n >= 128 ? 0.62 : 0.55; }
+
+constexpr double kSmL2Bytes = 90e9;     // what one SM's TMA loads sustain from L2 (s4 points, run 13)
+constexpr double kDramBytes = 3.4e12;   // A+B streamed once by all SMs (128x8192x28672, run 13)
+constexpr double kSlabBytes = 6e12;     // f32 slabs: written, then read back, mostly in L2
+constexpr double kLaunchUs = 2.0;       // a kernel's fill/drain and launch gap on the timeline
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+std::vector<Sm90WsVariant> split_k_candidates() {
+  return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64)};
+}
+
+}  // namespace
+
+double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int splits, int sm_count) {
+  const Sm90WsShape s = sm90_wgmma_ws_shape(input, v);
+  if (s.tile_m == 0) return 1e30;
+  const int64_t tiles = cdiv(g.m, s.tile_m) * cdiv(g.n, s.tile_n);
+  const int64_t k_blocks = std::max<int64_t>(1, cdiv(g.k, s.tile_k));
+  const int64_t per = cdiv(k_blocks, std::max(splits, 1));
+  const int64_t used = cdiv(k_blocks, per);
+  const int64_t ctas = tiles * used;
+  const int64_t sms = std::max(sm_count, 1);
+  const int64_t rounds = cdiv(ctas, sms);
+  const double elem = input == DType::tf32 ? 4.0 : 2.0;
+  const double peak_sm = (input == DType::tf32 ? 495e12 : 989e12) / 132.0;
+  const double mma_kb = 2.0 * s.tile_m * s.tile_n * s.tile_k / (peak_sm * tile_efficiency(v));
+  const double load_kb = static_cast<double>(s.tile_m + s.tile_n) * s.tile_k * elem / kSmL2Bytes;
+  const double cta = static_cast<double>(per) * std::max(mma_kb, load_kb);
+  const double dram = (static_cast<double>(g.m) + static_cast<double>(g.n)) * static_cast<double>(g.k) * elem / kDramBytes;
+  double t = std::max(static_cast<double>(rounds) * cta, dram) * 1e6 + kLaunchUs;
+  if (used > 1) t += 2.0 * static_cast<double>(used) * static_cast<double>(g.m) * static_cast<double>(g.n) * 4.0 / kSlabBytes * 1e6 + kLaunchUs;
+  return t;
+}
+
+SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count) {
+  SplitKPlan best;
+  best.predicted_us = 1e30;
+  for (const Sm90WsVariant v : split_k_candidates()) {
+    if (!sm90_wgmma_ws_supports(g, input, v).ok()) continue;
+    const int64_t k_blocks = k_blocks_of(g, v);
+    const int64_t cap = std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2));
+    const int forced = forced_split_k();
+    for (int64_t s = forced > 0 ? forced : 1; s <= (forced > 0 ? forced : cap); ++s) {
+      const int per = split_k_blocks_per_split(g, static_cast<int>(s), v);
+      const int used = static_cast<int>(cdiv(k_blocks, per));
+      if (forced == 0 && used != s) continue;  // the same split as a smaller count
+      const double t = split_k_model_us(g, input, v, used, sm_count);
+      // A larger tile or fewer splits must lose by 2% to be passed over: the model is coarse.
+      if (t < best.predicted_us * 0.98) {
+        const Sm90WsShape sh = sm90_wgmma_ws_shape(input, v);
+        best.variant = v;
+        best.splits = used;
+        best.k_blocks_per_split = per;
+        best.ctas = static_cast<int>(cdiv(g.m, sh.tile_m) * cdiv(g.n, sh.tile_n) * used);
+        best.predicted_us = t;
+        best.workspace_bytes = used > 1 ? static_cast<std::size_t>(used) * static_cast<std::size_t>(g.m) *
+                                              static_cast<std::size_t>(g.n) * sizeof(float)
+                                        : 0;
+      }
+    }
+  }
+  return best;
+}
+
+Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input) {
+  const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count());
+  if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
+  if (p.splits <= 1) return sm90_wgmma_ws_launch(args, input, false, p.variant);
+  return sm90_wgmma_ws_run_split_k(args, input, p.variant, p.splits, p.k_blocks_per_split);
 }
 
 }  // namespace tcgemm

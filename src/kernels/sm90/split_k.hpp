@@ -19,23 +19,48 @@ int forced_split_k();
 // The split count the split-K kernels will use for g on a GPU with sm_count SMs (the forced count
 // when one is set): clamp(floor(SMs / tiles), 1, min(64, k_blocks / 2)), then reduced so that every
 // split gets at least one k-block and the splits use ceil(k_blocks / splits) blocks each.
-int choose_splits(const GemmDesc& g, int sm_count);
+int choose_splits(const GemmDesc& g, int sm_count, Sm90WsVariant v = {});
 // ceil(k_blocks / splits): the k-blocks of every split but the last.
-int split_k_blocks_per_split(const GemmDesc& g, int splits);
+int split_k_blocks_per_split(const GemmDesc& g, int splits, Sm90WsVariant v = {});
 
 // SMs of the current device (132 when there is none, the H200's count, so that host-only callers
 // get a stable answer).
 int current_sm_count();
 
-Status sm90_wgmma_ws_splitk_supports(const GemmDesc& g, DType input);
+Status sm90_wgmma_ws_splitk_supports(const GemmDesc& g, DType input, Sm90WsVariant v = {});
 // splits * M * N * 4 bytes; 0 when one split is chosen (the plain kernel runs, writing D directly).
-std::size_t sm90_wgmma_ws_splitk_workspace(const GemmDesc& g);
+std::size_t sm90_wgmma_ws_splitk_workspace(const GemmDesc& g, Sm90WsVariant v = {});
 // The GEMM pass then the reduce, both on args.stream. Needs args.workspace (16-byte aligned for
 // vector loads; any alignment works) of at least sm90_wgmma_ws_splitk_workspace() bytes.
-Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input);
+Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVariant v = {});
 // The two passes for a given tile variant and split (splits >= 2, every split non-empty): the
 // building block the swap-A/B path shares. Checks the workspace (splits*M*N*4 bytes, 16-aligned).
 Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
                                  int k_blocks_per_split);
+
+}  // namespace tcgemm
+
+namespace tcgemm {
+
+// The tile and split count for a small-output problem, chosen by a stated time model (per CTA:
+// k-blocks x max(MMA time at the tile's measured efficiency, stage bytes over the ~90 GB/s one SM
+// pulls from L2); whole problem: at least A+B over ~3.4 TB/s of DRAM; plus, when split, the f32
+// slabs written and read back at ~6 TB/s and a launch). Candidates: 128x256 s4, 128x128 s7 and
+// 128x64 s9, where each supports g; splits 1 up to min(64, k-blocks/2) (only the forced count when
+// one is set). Calibrated on run 13 (bench/NOTES.md): 256x256x65536, 512x1024x32768, 333x777x4099.
+struct SplitKPlan {
+  Sm90WsVariant variant;
+  int splits = 1;
+  int k_blocks_per_split = 0;
+  int ctas = 0;               // tiles x splits
+  double predicted_us = 0;    // the model's time, launch overheads included
+  std::size_t workspace_bytes = 0;
+};
+SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count);
+// The model for one candidate (exposed for tests and the profiler's notes).
+double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int splits, int sm_count);
+
+// The planned path: the plan's tile, split or not. Needs plan_split_k(...).workspace_bytes.
+Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input);
 
 }  // namespace tcgemm

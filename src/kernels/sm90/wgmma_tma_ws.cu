@@ -165,6 +165,10 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     ring.init(C::kStages, C::kConsumers * 4);  // one empty arrival per consumer warp
   }
   __syncthreads();
+  // A dependent launched with programmatic stream serialization (split-K's reduce) may be
+  // scheduled now; it waits (griddepcontrol.wait) for this grid's writes, so only its launch
+  // latency overlaps. A no-op when nothing depends on this grid that way.
+  asm volatile("griddepcontrol.launch_dependents;");
 
   // Tile order: groups of kGroupM tile rows sweep all tile columns, so CTAs resident together
   // share B columns and a small band of A rows in L2.
