@@ -44,19 +44,31 @@ __device__ __forceinline__ void copy_segment(const uint16_t* __restrict__ src, i
   }
 }
 
+// One line-by-line copy into an aligned, padded destination (ld_dst a multiple of 8).
+struct RepackCopy {
+  const uint16_t* src;
+  int64_t lines, line_length, ld_src;
+  uint16_t* dst;
+  int64_t ld_dst;
+};
+struct RepackCopies {
+  RepackCopy copy[2];  // A and B in one launch: one launch less on the timeline of a small GEMM
+};
+
 // grid.x: segment columns of 512 elements (ld_dst / 512, rounded up); grid.y: groups of 8 lines,
-// striding by gridDim.y * 8 lines.
-__global__ void __launch_bounds__(32 * kWarps) repack_16bit_kernel(const uint16_t* __restrict__ src, int64_t lines,
-                                                                   int64_t line_length, int64_t ld_src,
-                                                                   uint16_t* __restrict__ dst, int64_t ld_dst) {
+// striding by gridDim.y * 8 lines; grid.z: which copy. The grid covers the larger copy; blocks
+// past the smaller one's segments leave at once.
+__global__ void __launch_bounds__(32 * kWarps) repack_16bit_kernel(const RepackCopies jobs) {
   __shared__ alignas(16) uint16_t bounce[kWarps][kSegment];
+  const RepackCopy j = blockIdx.z == 0 ? jobs.copy[0] : jobs.copy[1];  // no dynamic index: no local copy
   const int64_t col0 = int64_t{blockIdx.x} * kSegment;
+  if (col0 >= j.ld_dst) return;
   // Elements of this segment inside the line: <= 0 in a segment of pad columns only.
-  const int valid = static_cast<int>(max(min(line_length - col0, static_cast<int64_t>(kSegment)), int64_t{-1}));
-  if (valid == kSegment && ld_dst - col0 >= kSegment)
-    copy_segment<true>(src, lines, ld_src, dst, ld_dst, col0, valid, bounce[threadIdx.x / 32]);
+  const int valid = static_cast<int>(max(min(j.line_length - col0, static_cast<int64_t>(kSegment)), int64_t{-1}));
+  if (valid == kSegment && j.ld_dst - col0 >= kSegment)
+    copy_segment<true>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, bounce[threadIdx.x / 32]);
   else
-    copy_segment<false>(src, lines, ld_src, dst, ld_dst, col0, valid, bounce[threadIdx.x / 32]);
+    copy_segment<false>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, bounce[threadIdx.x / 32]);
 }
 
 // The way back (an aligned copy of D to the caller's D): per warp step one 512-element segment of
@@ -100,25 +112,45 @@ bool breaks_tma_rule(const MatrixDesc& m, StoredExtent e) {
   return check_tma_operand("X", m.dtype, m.pointer_alignment, effective_ld(m, e)).code() == StatusCode::misaligned;
 }
 
-Status repack_16bit(const void* src, int64_t lines, int64_t line_length, int64_t ld_src, void* dst,
-                    int64_t ld_dst, cudaStream_t stream) {
-  if (src == nullptr || dst == nullptr || lines < 1 || line_length < 1 || ld_src < line_length ||
-      ld_dst < line_length || ld_dst % 8 != 0 || reinterpret_cast<uintptr_t>(dst) % 16 != 0 ||
-      reinterpret_cast<uintptr_t>(src) % 2 != 0)
-    return Status(StatusCode::internal, "repack_16bit: bad arguments (ld_dst " + std::to_string(ld_dst) +
+namespace {
+
+Status check_copy(const RepackCopy& c) {
+  if (c.src == nullptr || c.dst == nullptr || c.lines < 1 || c.line_length < 1 || c.ld_src < c.line_length ||
+      c.ld_dst < c.line_length || c.ld_dst % 8 != 0 || reinterpret_cast<uintptr_t>(c.dst) % 16 != 0 ||
+      reinterpret_cast<uintptr_t>(c.src) % 2 != 0)
+    return Status(StatusCode::internal, "repack_16bit: bad arguments (ld_dst " + std::to_string(c.ld_dst) +
                                             " must be a multiple of 8 >= the line length " +
-                                            std::to_string(line_length) + ", dst 16-byte aligned)");
-  const int64_t segments = (ld_dst + kSegment - 1) / kSegment;
-  const int64_t line_groups = std::min<int64_t>((lines + kWarps - 1) / kWarps, 65535);
-  if (segments > 0x7fffffff)
+                                            std::to_string(c.line_length) + ", dst 16-byte aligned)");
+  if ((c.ld_dst + kSegment - 1) / kSegment > 0x7fffffff)
     return Status::unsupported("repack_16bit: lines longer than 2^40 elements");
-  repack_16bit_kernel<<<dim3(static_cast<unsigned>(segments), static_cast<unsigned>(line_groups)), 32 * kWarps, 0,
-                        stream>>>(
-      static_cast<const uint16_t*>(src), lines, line_length, ld_src, static_cast<uint16_t*>(dst), ld_dst);
+  return Status::success();
+}
+
+// count copies (1 or 2) in one launch.
+Status launch_copies(const RepackCopies& jobs, int count, cudaStream_t stream) {
+  int64_t segments = 0, line_groups = 0;
+  for (int i = 0; i < count; ++i) {
+    if (Status s = check_copy(jobs.copy[i]); !s.ok()) return s;
+    segments = std::max(segments, (jobs.copy[i].ld_dst + kSegment - 1) / kSegment);
+    line_groups = std::max(line_groups, std::min<int64_t>((jobs.copy[i].lines + kWarps - 1) / kWarps, 65535));
+  }
+  repack_16bit_kernel<<<dim3(static_cast<unsigned>(segments), static_cast<unsigned>(line_groups),
+                             static_cast<unsigned>(count)),
+                        32 * kWarps, 0, stream>>>(jobs);
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("repack launch failed: ") + cudaGetErrorString(err));
   return Status::success();
+}
+
+}  // namespace
+
+Status repack_16bit(const void* src, int64_t lines, int64_t line_length, int64_t ld_src, void* dst,
+                    int64_t ld_dst, cudaStream_t stream) {
+  RepackCopies jobs{};
+  jobs.copy[0] = RepackCopy{static_cast<const uint16_t*>(src), lines, line_length, ld_src, static_cast<uint16_t*>(dst),
+                            ld_dst};
+  return launch_copies(jobs, 1, stream);
 }
 
 Status unpack_16bit(const void* src, int64_t ld_src, int64_t lines, int64_t line_length, void* dst, int64_t ld_dst,
@@ -194,22 +226,22 @@ Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes)
   out.desc = repacked_desc(seen, plan);
   char* ws = static_cast<char*>(args.workspace);
   const GemmDesc& g = seen;
+  RepackCopies jobs{};
+  int count = 0;
   if (plan.a) {
     const StoredExtent e = extent_a(g);
-    if (Status s = repack_16bit(args.a, line_count(g.a, e), line_length(g.a, e), effective_ld(g.a, e),
-                                ws + plan.a_offset, plan.lda, args.stream);
-        !s.ok())
-      return s;
+    jobs.copy[count++] = RepackCopy{static_cast<const uint16_t*>(args.a), line_count(g.a, e), line_length(g.a, e),
+                                    effective_ld(g.a, e), reinterpret_cast<uint16_t*>(ws + plan.a_offset), plan.lda};
     out.a = ws + plan.a_offset;
   }
   if (plan.b) {
     const StoredExtent e = extent_b(g);
-    if (Status s = repack_16bit(args.b, line_count(g.b, e), line_length(g.b, e), effective_ld(g.b, e),
-                                ws + plan.b_offset, plan.ldb, args.stream);
-        !s.ok())
-      return s;
+    jobs.copy[count++] = RepackCopy{static_cast<const uint16_t*>(args.b), line_count(g.b, e), line_length(g.b, e),
+                                    effective_ld(g.b, e), reinterpret_cast<uint16_t*>(ws + plan.b_offset), plan.ldb};
     out.b = ws + plan.b_offset;
   }
+  if (count > 0)
+    if (Status s = launch_copies(jobs, count, args.stream); !s.ok()) return s;
   return out;
 }
 
