@@ -4,6 +4,7 @@
 # the plain cluster kernel vs cuBLAS, SM clock and power logged alongside), and the raster/swizzle
 # sweep at 4096^3 and 8192^3; sanitizers last (slowest). Everything lands in $OUT/pcsk.tar.gz,
 # re-archived after each part (the tool returns 8 files at most, and what a timeout leaves).
+# PASSES: bench pass numbers (default "1 2"; pass 1 verifies); RASTER=0 skips the sweep.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-.device_pcsk}
@@ -25,14 +26,14 @@ grep -B2 -A10 -m3 'Failure' "$R/gpu_tests.log" | head -40
 K='*_s3_pc2x1_tmastore,*_s3_pc2x1_streamk,*_pc2x1_repack,*_pc2x1_repack_streamk'
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -lms 250 >"$R/smi.csv" 2>&1 &
 SMI=$!
-for pass in 1 2; do
+for pass in ${PASSES:-1 2}; do
   step "bench pass $pass"
   v=true; [ "$pass" = 2 ] && v=false
   timeout 80 "$BIN/tcgemm" bench --suite=pcsk --kernels="$K" --verification-enabled=$v \
     --output="$R/bench_pass$pass.csv" >"$R/bench_pass$pass.txt" 2>&1
   echo "rc=$?"; finish; grep -E 'streamk|tmastore|repack|cublas|cuBLAS' "$R/bench_pass$pass.txt" | grep -v not_supported | head -30
 done
-for n in 4096 8192; do
+[ "${RASTER:-1}" = 0 ] || for n in 4096 8192; do
   step "raster sweep $n"
   timeout 50 "$BIN/tcgemm" profile --m=$n --n=$n --k=$n --kernels='*bf16*_s3_pc2x1_tmastore' \
     --raster_order=along_m,along_n --swizzle_size=1,2,4,8,16 --verification-enabled=false \

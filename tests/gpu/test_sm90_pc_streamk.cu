@@ -76,7 +76,7 @@ KernelEntry with_cap(const KernelEntry& base, DType input, int cap, bool stream_
     case 3: return bf ? capped<DType::bf16, 3>(base, stream_k) : capped<DType::f16, 3>(base, stream_k);
     case 4: return bf ? capped<DType::bf16, 4>(base, stream_k) : capped<DType::f16, 4>(base, stream_k);
     case 5: return bf ? capped<DType::bf16, 5>(base, stream_k) : capped<DType::f16, 5>(base, stream_k);
-    case 8: return bf ? capped<DType::bf16, 8>(base, stream_k) : capped<DType::f16, 8>(base, stream_k);
+    case 7: return bf ? capped<DType::bf16, 7>(base, stream_k) : capped<DType::f16, 7>(base, stream_k);
     default: return base;
   }
 }
@@ -128,15 +128,17 @@ struct SkCase {
 // Capped: 384x512x200: 4 pair-tiles (ghost row) of 4 k-blocks on 3 clusters, 1 left over in
 // pieces of 2, 1, 1; 640x768x1000: 9 pair-tiles of 16 k-blocks, 1 left over on 4 or 2
 // clusters; 1056x2112x1056 (4224^3 / 4 along M and K, / 2 along N): 45 pair-tiles of 17 k-blocks
-// (K tail of 32) on 8 clusters = 5.6 rounds, 85 iterations in shares of 11 and 10 that cross tile
-// edges; 1000x1000x1001: 16 pair-tiles, 1 left over in 5 pieces.
+// (K tail of 32) on 7 clusters = 6.4 rounds (the last 43% full, as 4224^3's 38%), 51 iterations
+// in shares of 8 and 7 that cross tile edges; 1000x1000x1001: 16 pair-tiles, 1 left over in 5
+// pieces.
 // Registry (66 clusters on an H200): 129x257x1000: 2 pair-tiles of 16 k-blocks in 8 pieces each
 // (the most the plan cuts); 1x1x19200: one tile in 8 pieces of 37-38 k-blocks; 33x4097x333: 17
 // pair-tiles (N and K tails) in 3-4 pieces; 2000x4100x200: 136 pair-tiles = 2 rounds + 4;
-// 4224^3: 289 pair-tiles = 4 rounds + 25 (the target); 4096^3: 3 rounds + 58.
+// 4224^3: 289 pair-tiles = 4 rounds + 25 (the target); 4096^3: 3 rounds + 58 (more than half a
+// round: not shared, the plain walk in the stream-K kernel).
 const SkCase kSkCases[] = {
     {{384, 512, 200}, 3, true},       {{640, 768, 1000}, 4, true},  {{640, 768, 1000}, 2, true},
-    {{1056, 2112, 1056}, 8, false},   {{1000, 1000, 1001}, 5, false}, {{129, 257, 1000}, 0, true},
+    {{1056, 2112, 1056}, 7, false},   {{1000, 1000, 1001}, 5, false}, {{129, 257, 1000}, 0, true},
     {{7, 7, 7}, 0, true},             {{1, 1, 19200}, 0, false},    {{33, 4097, 333}, 0, false},
     {{2000, 4100, 200}, 0, false},    {{4224, 4224, 4224}, 0, false}, {{4096, 4096, 4096}, 0, false}};
 
@@ -175,7 +177,7 @@ TEST(Sm90PcStreamKRaster, AlongNGroupsOf2) {
   RasterReset reset;
   set_pc_raster(PcRaster::along_n, 2);
   const GemmDesc g = make_problem(DType::bf16, {1056, 2112, 1056}, 0, 1.0f);
-  run_and_check(with_cap(*k, DType::bf16, 8, true), g, 0, /*twice=*/true);
+  run_and_check(with_cap(*k, DType::bf16, 7, true), g, 0, /*twice=*/true);
 }
 
 // Behind the repack copies: 4097^3 (the cliff; 289 pair-tiles, as 4224^3) and a small
@@ -227,11 +229,20 @@ TEST(Sm90PcStreamKHost, PlanSharesTheRemainderEvenly) {
   EXPECT_EQ(p.sk_share, 25);
   EXPECT_EQ(p.sk_extra, 0);
   EXPECT_EQ(pc_streamk_workspace_bytes(p), 1280u + 132u * 128 * 1024);  // 528 flags, 256-byte rounded
-  // 4096^3: 256 = 3 rounds + 58; 58 * 64 = 3712 = 66 * 56 + 16.
-  p = plan_pc_streamk(256, 64, 66);
-  EXPECT_EQ(p.sk_tiles, 58);
-  EXPECT_EQ(p.sk_share, 56);
-  EXPECT_EQ(p.sk_extra, 16);
+  // 4096^3: 256 = 3 rounds + 58: the last round is more than half full, so whole rounds (as
+  // the plain kernel); 8192^3: 1024 = 15 rounds + 34, likewise. 2000x4100x200 shares its 4.
+  EXPECT_EQ(plan_pc_streamk(256, 64, 66).sk_clusters, 0);
+  EXPECT_EQ(plan_pc_streamk(1024, 128, 66).sk_clusters, 0);
+  p = plan_pc_streamk(136, 4, 66);
+  EXPECT_EQ(p.sk_tiles, 4);
+  EXPECT_EQ(p.sk_clusters, 16);
+  EXPECT_EQ(p.sk_share, 1);
+  // No full round: the tiles are always shared (40 pair-tiles of 64 k-blocks on 66 clusters).
+  p = plan_pc_streamk(40, 64, 66);
+  EXPECT_EQ(p.sk_tiles, 40);
+  EXPECT_EQ(p.sk_clusters, 66);
+  EXPECT_EQ(p.sk_share, 38);
+  EXPECT_EQ(p.sk_extra, 52);
   // Whole rounds: nothing shared, no workspace.
   p = plan_pc_streamk(132, 64, 66);
   EXPECT_EQ(p.sk_clusters, 0);

@@ -696,6 +696,12 @@ PcStreamKPlan plan_pc_streamk(int64_t pair_tiles, int k_tiles, int64_t clusters)
   if (pair_tiles <= 0 || k_tiles <= 0 || clusters <= 0) return p;
   const int64_t rest = pair_tiles % clusters;
   if (rest == 0) return p;  // whole rounds: nothing to share
+  // NOTES: measured (bench/NOTES.md, "Stream-K on the persistent cluster kernel"): the sustained
+  // bench runs at the 700 W cap, where time follows energy, and a last round that is more than
+  // half full gains nothing from sharing (8192^3, 52% full: +0.2/-1.8%; 4096^3, 88%: -2.0/-1.5%)
+  // while the memset and fix-up still cost; 38% full (4224^3, 4097^3) gained 1-5%. Without a
+  // full round the spare clusters would idle, so small problems always share.
+  if (pair_tiles >= clusters && 2 * rest > clusters) return p;
   const int64_t iterations = rest * k_tiles;
   p.sk_tiles = rest;
   p.sk_clusters = std::min({clusters, rest * kMaxPiecesPerTile, iterations});

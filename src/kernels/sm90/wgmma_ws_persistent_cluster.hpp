@@ -51,6 +51,8 @@ struct PcStreamKPlan {
   int64_t sk_share = 0;     // k-blocks a sharing cluster runs (the first sk_extra run one more)
   int64_t sk_extra = 0;
 };
+// Shares nothing when the pair-tiles make whole rounds, or when the last round is more than
+// half full (measured: no gain at the power cap); with no full round it always shares.
 PcStreamKPlan plan_pc_streamk(int64_t pair_tiles, int k_tiles, int64_t clusters);
 // Flags (one per CTA per consumer warpgroup) then one 128 KB f32 slot per sharing CTA.
 std::size_t pc_streamk_workspace_bytes(const PcStreamKPlan& p);
