@@ -4,7 +4,8 @@
 # the plain cluster kernel vs cuBLAS, SM clock and power logged alongside), and the raster/swizzle
 # sweep at 4096^3 and 8192^3; sanitizers last (slowest). Everything lands in $OUT/pcsk.tar.gz,
 # re-archived after each part (the tool returns 8 files at most, and what a timeout leaves).
-# PASSES: bench pass numbers (default "1 2"; pass 1 verifies); RASTER=0 skips the sweep.
+# PASSES: bench pass numbers (default "1 2"; every pass but number 2 verifies); RASTER=0 skips
+# the sweep.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-.device_pcsk}
