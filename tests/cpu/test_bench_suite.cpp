@@ -34,10 +34,10 @@ TEST(BenchSuite, ErrorsNameFileAndLine) {
 
 TEST(BenchSuite, SummaryPicksTheFastestPassingKernelAndTheRatio) {
   std::vector<ProfileRow> rows(4);
-  rows[0] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "tcgemm", "slow", "passed", "", 2.0, 500000, 0, 0};
-  rows[1] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "tcgemm", "wrong", "failed", "", 1.0, 900000, 0, 0};
-  rows[2] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "tcgemm", "fast", "passed", "", 1.5, 700000, 0, 0};
-  rows[3] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "cublas", "lt", "passed", "", 1.4, 680000, 0, 0};
+  rows[0] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "tcgemm", "slow", "passed", "", 2.0, 500000, 0, 0, "", 0};
+  rows[1] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "tcgemm", "wrong", "failed", "", 1.0, 900000, 0, 0, "", 0};
+  rows[2] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "tcgemm", "fast", "passed", "", 1.5, 700000, 0, 0, "", 0};
+  rows[3] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "cublas", "lt", "passed", "", 1.4, 680000, 0, 0, "", 0};
   const auto lines = summarize(rows);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].best_kernel, "fast");

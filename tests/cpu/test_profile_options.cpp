@@ -102,15 +102,32 @@ TEST(ProfileFlags, EveryBadValueIsAOneLineErrorNamingTheFlag) {
   }
 }
 
-TEST(ProfileFlags, InertFlagsLeaveANote) {
+TEST(ProfileFlags, SplitKRasterAndSwizzleTakeEffect) {
   auto o = parse_profile_options({{"split_k_mode", "parallel"}, {"split_k_slices", "1,2,4"},
                                   {"raster_order", "along_m"}, {"swizzle_size", "1,8"}});
   ASSERT_TRUE(o.ok()) << o.status().message();
-  EXPECT_EQ(o->notes.size(), 2u);  // raster_order and swizzle_size; split-K takes effect
+  EXPECT_TRUE(o->notes.empty());  // all four reach the kernels (split-K and the *_pc2x1_* raster)
   EXPECT_EQ(o->problems.size(), 6u);
   EXPECT_EQ(o->problems[0].split_k_slices, 1);
-  EXPECT_NE(o->notes[0].find("does not take effect yet"), std::string::npos);
+  EXPECT_EQ(o->problems[0].raster_order, "along_m");
+  EXPECT_EQ(o->problems[0].swizzle_size, 1);
+  EXPECT_EQ(o->problems[1].swizzle_size, 8);
+  EXPECT_NE(describe_problem(o->problems[0]).find("raster_order=along_m swizzle_size=1"), std::string::npos);
   EXPECT_FALSE(o->split_k_serial);
+  auto sweep = parse_profile_options({{"raster_order", "along_n,heuristic"}, {"swizzle_size", "2:16:2"}});
+  EXPECT_FALSE(sweep.ok());  // 6, 10, 12, 14 are not powers of two
+  sweep = parse_profile_options({{"raster_order", "along_n,heuristic,ALONG_M"}, {"swizzle_size", "1,2,4,8,16"}});
+  ASSERT_TRUE(sweep.ok()) << sweep.status().message();
+  EXPECT_EQ(sweep->problems.size(), 15u);
+  EXPECT_EQ(sweep->problems[0].raster_order, "along_n");
+  EXPECT_EQ(sweep->problems[14].raster_order, "along_m");
+  EXPECT_EQ(sweep->problems[14].swizzle_size, 16);
+  EXPECT_FALSE(parse_profile_options({{"swizzle_size", "32"}}).ok());
+  auto defaults = parse_profile_options({});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->problems[0].raster_order, "heuristic");
+  EXPECT_EQ(defaults->problems[0].swizzle_size, 0);  // the kernels' default group
+  EXPECT_EQ(describe_problem(defaults->problems[0]).find("raster"), std::string::npos);
   auto serial = parse_profile_options({{"split_k_mode", "serial"}});
   ASSERT_TRUE(serial.ok());
   EXPECT_TRUE(serial->notes.empty());  // serial split-K takes effect (the *_serial_splitk kernels)
@@ -170,25 +187,30 @@ TEST(ProfileReport, CsvQuotesAndColumns) {
   r.provider = "cublas"; r.kernel = "cublasLt algo=1";
   r.disposition = "passed"; r.detail = "rel_norm 1e-3, max_rel 2e-3";
   r.runtime_ms = 0.5; r.gflops = 0.131072; r.gbps = 12.5; r.ratio_to_cublas = 1.0;
+  r.raster_order = "along_n"; r.swizzle_size = 4;
   ProfileRow skipped = r;
+  skipped.raster_order = ""; skipped.swizzle_size = 0;
   skipped.disposition = "not_supported";
   skipped.runtime_ms = skipped.gflops = skipped.gbps = skipped.ratio_to_cublas = 0;
   std::ostringstream os;
   write_csv(os, {r, skipped}, {"2026-12-01T00:00:00Z", "NVIDIA H200", "13.0", "tcgemm profile --m=16"});
   EXPECT_EQ(os.str(),
             "date,device,driver,command_line,problem,m,n,k,A,B,C,D,alpha,beta,provider,kernel,"
-            "disposition,detail,runtime_ms,gflops,gbps,ratio_to_cublas\n"
+            "disposition,detail,runtime_ms,gflops,gbps,ratio_to_cublas,raster_order,swizzle_size\n"
             "2026-12-01T00:00:00Z,NVIDIA H200,13.0,tcgemm profile --m=16,"
             "m=16 n=32 k=64 A=bf16:row B=bf16:column D=bf16:row,16,32,64,bf16:row,bf16:column,,"
             "bf16:row,1,0,cublas,cublasLt algo=1,passed,\"rel_norm 1e-3, max_rel 2e-3\",0.5,"
-            "0.131072,12.5,1\n"
+            "0.131072,12.5,1,along_n,4\n"
             "2026-12-01T00:00:00Z,NVIDIA H200,13.0,tcgemm profile --m=16,"
             "m=16 n=32 k=64 A=bf16:row B=bf16:column D=bf16:row,16,32,64,bf16:row,bf16:column,,"
-            "bf16:row,1,0,cublas,cublasLt algo=1,not_supported,\"rel_norm 1e-3, max_rel 2e-3\",,,,\n");
+            "bf16:row,1,0,cublas,cublasLt algo=1,not_supported,\"rel_norm 1e-3, max_rel 2e-3\",,,,,,\n");
   const auto j = to_json({r, skipped}, {"d", "dev", "13.0", "cmd"});
   EXPECT_EQ(j["rows"].size(), 2u);
   EXPECT_DOUBLE_EQ(j["rows"][0]["runtime_ms"].get<double>(), 0.5);
   EXPECT_TRUE(j["rows"][1]["runtime_ms"].is_null());
+  EXPECT_EQ(j["rows"][0]["raster_order"].get<std::string>(), "along_n");
+  EXPECT_EQ(j["rows"][0]["swizzle_size"].get<int64_t>(), 4);
+  EXPECT_TRUE(j["rows"][1]["swizzle_size"].is_null());
 }
 
 TEST(ProfileReport, TableIsAligned) {

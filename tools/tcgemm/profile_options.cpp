@@ -77,8 +77,10 @@ const std::vector<FlagSpec>& profile_flag_specs() {
       {"split_k_mode", "parallel (f32 slabs + a reduce kernel) or serial (in-kernel fix-up, the *_serial_splitk "
                        "kernels); both deterministic"},
       {"split_k_slices", "K slices forced on the split-K kernels (default: their chooser); sweepable"},
-      {"raster_order", "heuristic|along_m|along_n (parsed; no effect yet)"},
-      {"swizzle_size", "1,2,4,8 (parsed; no effect yet); sweepable"},
+      {"raster_order", "heuristic|along_m|along_n: tile order of the persistent cluster (*_pc2x1_*) kernels "
+                       "(heuristic: along_m); comma list sweeps"},
+      {"swizzle_size", "1,2,4,8,16: raster group of the *_pc2x1_* kernels, in cluster rows (along_m) or tile "
+                       "columns (along_n) (default 8); sweepable"},
       {"kernels", "comma list of globs (or substrings) over `tcgemm kernels` names; * for all; "
                   "default: the kernel gemm() picks"},
       {"providers", "comma list of tcgemm, cublas (default both)"},
@@ -244,7 +246,8 @@ std::string describe_problem(const ProfileProblem& p) {
   if (g.alpha != 1.0f) os << " alpha=" << g.alpha;
   if (g.beta != 0.0f) os << " beta=" << g.beta;
   if (p.split_k_slices != 0) os << " split_k_slices=" << p.split_k_slices;
-  if (p.swizzle_size != 1) os << " swizzle_size=" << p.swizzle_size;
+  if (p.raster_order != "heuristic") os << " raster_order=" << p.raster_order;
+  if (p.swizzle_size != 0) os << " swizzle_size=" << p.swizzle_size;
   return os.str();
 }
 
@@ -266,7 +269,8 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
   if (auto v = get("operation"); v && lower(*v) != "gemm")
     return flag_error("operation", "only Gemm is supported (got '" + *v + "')");
 
-  std::vector<int64_t> ms{4096}, ns{4096}, ks{4096}, slices{0}, swizzles{1};
+  std::vector<int64_t> ms{4096}, ns{4096}, ks{4096}, slices{0}, swizzles{0};
+  std::vector<std::string> rasters{"heuristic"};
   for (auto [name, dst] : {std::pair{"m", &ms}, std::pair{"n", &ns}, std::pair{"k", &ks}}) {
     if (auto v = get(name)) {
       auto r = expand_int_sweep(name, *v, 1);
@@ -320,19 +324,21 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
     slices = *r;
   }
   if (auto v = get("raster_order")) {
-    const std::string r = lower(*v);
-    if (r != "heuristic" && r != "along_m" && r != "along_n")
-      return flag_error("raster_order", "must be heuristic, along_m or along_n (got '" + *v + "')");
-    o.notes.push_back("note: --raster_order is parsed but does not take effect yet");
+    rasters.clear();
+    for (std::string_view item : split(*v, ',')) {
+      const std::string r = lower(item);
+      if (r != "heuristic" && r != "along_m" && r != "along_n")
+        return flag_error("raster_order", "must be heuristic, along_m or along_n (got '" + std::string(item) + "')");
+      rasters.push_back(r);
+    }
   }
   if (auto v = get("swizzle_size")) {
     auto r = expand_int_sweep("swizzle_size", *v, 1);
     if (!r.ok()) return r.status();
     for (int64_t s : *r)
-      if ((s & (s - 1)) != 0 || s > 8)
-        return flag_error("swizzle_size", "must be 1, 2, 4 or 8 (got " + std::to_string(s) + ")");
+      if ((s & (s - 1)) != 0 || s > 16)
+        return flag_error("swizzle_size", "must be 1, 2, 4, 8 or 16 (got " + std::to_string(s) + ")");
     swizzles = *r;
-    o.notes.push_back("note: --swizzle_size is parsed but does not take effect yet");
   }
 
   if (auto v = get("kernels")) {
@@ -412,7 +418,7 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
   if (!o.provider_tcgemm && !o.provider_cublas) return flag_error("providers", "names no provider");
 
   const std::size_t total = ms.size() * ns.size() * ks.size() * alphas.size() * betas.size() *
-                            slices.size() * swizzles.size();
+                            slices.size() * swizzles.size() * rasters.size();
   if (total > kMaxProblems)
     return flag_error("m", "the sweep has " + std::to_string(total) + " problems; at most " +
                                std::to_string(kMaxProblems));
@@ -422,21 +428,23 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
         for (double alpha : alphas)
           for (double beta : betas)
             for (int64_t s : slices)
-              for (int64_t z : swizzles) {
-                ProfileProblem p;
-                p.desc.m = m; p.desc.n = n; p.desc.k = k;
-                p.desc.a = {a.dtype, a.layout};
-                p.desc.b = {b.dtype, b.layout};
-                p.desc.c = {c.dtype, c.layout};
-                p.desc.d = {d.dtype, d.layout};
-                p.desc.alpha = static_cast<float>(alpha);
-                p.desc.beta = static_cast<float>(beta);
-                p.split_k_slices = s;
-                p.swizzle_size = z;
-                if (Status st = validate(p.desc); !st.ok())
-                  return flag_error(st.message().rfind("ld", 0) == 0 ? "m" : "A", st.message());
-                o.problems.push_back(p);
-              }
+              for (const std::string& raster : rasters)
+                for (int64_t z : swizzles) {
+                  ProfileProblem p;
+                  p.desc.m = m; p.desc.n = n; p.desc.k = k;
+                  p.desc.a = {a.dtype, a.layout};
+                  p.desc.b = {b.dtype, b.layout};
+                  p.desc.c = {c.dtype, c.layout};
+                  p.desc.d = {d.dtype, d.layout};
+                  p.desc.alpha = static_cast<float>(alpha);
+                  p.desc.beta = static_cast<float>(beta);
+                  p.split_k_slices = s;
+                  p.raster_order = raster;
+                  p.swizzle_size = z;
+                  if (Status st = validate(p.desc); !st.ok())
+                    return flag_error(st.message().rfind("ld", 0) == 0 ? "m" : "A", st.message());
+                  o.problems.push_back(p);
+                }
   return o;
 }
 

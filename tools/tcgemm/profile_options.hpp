@@ -50,11 +50,15 @@ struct Distribution {
 // "uniform,min:-1,max:1" (min/max in any order, either may be left at its default).
 Result<Distribution> parse_dist(std::string_view text);
 
-// One point of the sweep: a full problem description and the (not yet effective) knobs.
+// One point of the sweep: a full problem description and the knobs the runner sets process-wide
+// before running it.
 struct ProfileProblem {
   GemmDesc desc;
   int64_t split_k_slices = 0;  // 0: the split-K kernels choose; n: forced to n slices
-  int64_t swizzle_size = 1;
+  // Tile order of the persistent cluster kernels (set_pc_raster): heuristic | along_m | along_n,
+  // and the group size in cluster rows or tile columns (0: the kernels' default).
+  std::string raster_order = "heuristic";
+  int64_t swizzle_size = 0;
 };
 
 enum class OutputFormat { none, csv, json };
@@ -79,7 +83,7 @@ struct ProfileOptions {
   std::string output;
   OutputFormat output_format = OutputFormat::none;
   int64_t device = 0;
-  std::vector<std::string> notes;        // one line per flag that is parsed but not yet effective
+  std::vector<std::string> notes;        // one line per flag that is parsed but not (fully) effective
   std::string command_line;              // canonical re-spelling of the flags given
 };
 

@@ -73,7 +73,7 @@ std::string csv_field(std::string_view s) {
 
 void write_csv(std::ostream& os, const std::vector<ProfileRow>& rows, const RunInfo& info) {
   os << "date,device,driver,command_line,problem,m,n,k,A,B,C,D,alpha,beta,provider,kernel,"
-        "disposition,detail,runtime_ms,gflops,gbps,ratio_to_cublas\n";
+        "disposition,detail,runtime_ms,gflops,gbps,ratio_to_cublas,raster_order,swizzle_size\n";
   for (const ProfileRow& r : rows) {
     char ab[64];
     std::snprintf(ab, sizeof(ab), "%g,%g", r.alpha, r.beta);
@@ -83,7 +83,8 @@ void write_csv(std::ostream& os, const std::vector<ProfileRow>& rows, const RunI
        << csv_field(r.c) << ',' << csv_field(r.d) << ',' << ab << ',' << csv_field(r.provider)
        << ',' << csv_field(r.kernel) << ',' << csv_field(r.disposition) << ','
        << csv_field(r.detail) << ',' << number(r.runtime_ms) << ',' << number(r.gflops) << ','
-       << number(r.gbps) << ',' << number(r.ratio_to_cublas) << '\n';
+       << number(r.gbps) << ',' << number(r.ratio_to_cublas) << ',' << csv_field(r.raster_order) << ','
+       << (r.swizzle_size > 0 ? std::to_string(r.swizzle_size) : "") << '\n';
   }
 }
 
@@ -105,6 +106,8 @@ nlohmann::json to_json(const std::vector<ProfileRow>& rows, const RunInfo& info)
     o["gbps"] = r.gbps > 0 ? nlohmann::json(r.gbps) : nlohmann::json();
     o["ratio_to_cublas"] =
         r.ratio_to_cublas > 0 ? nlohmann::json(r.ratio_to_cublas) : nlohmann::json();
+    o["raster_order"] = r.raster_order.empty() ? nlohmann::json() : nlohmann::json(r.raster_order);
+    o["swizzle_size"] = r.swizzle_size > 0 ? nlohmann::json(r.swizzle_size) : nlohmann::json();
     j["rows"].push_back(std::move(o));
   }
   return j;

@@ -25,6 +25,10 @@ struct ProfileRow {
   double gflops = 0;
   double gbps = 0;
   double ratio_to_cublas = 0;  // cuBLAS time / this time in the same run; 0 when unknown
+  // The tile order the persistent cluster kernels ran with (resolved: never "heuristic" or 0 once
+  // the runner has set them); empty/0 where not recorded.
+  std::string raster_order;
+  int64_t swizzle_size = 0;
 };
 
 struct RunInfo {

@@ -1,6 +1,7 @@
 #include "profile_runner.hpp"
 
 #include "kernels/sm90/split_k.hpp"
+#include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -153,7 +154,14 @@ class Profiler {
     // --split_k_slices reaches the split-K kernels through their process-wide override; the
     // profiler is single-threaded, so setting it per problem is safe here.
     set_forced_split_k(static_cast<int>(p.split_k_slices));
+    // Likewise --raster_order / --swizzle_size for the persistent cluster kernels.
+    set_pc_raster(p.raster_order == "along_m"   ? PcRaster::along_m
+                  : p.raster_order == "along_n" ? PcRaster::along_n
+                                                : PcRaster::heuristic,
+                  static_cast<int>(p.swizzle_size));
     ProfileRow base;
+    base.raster_order = to_string(pc_raster_resolved());
+    base.swizzle_size = pc_swizzle_resolved();
     base.problem = describe_problem(p);
     base.m = g.m; base.n = g.n; base.k = g.k;
     base.a = operand_string(g.a); base.b = operand_string(g.b);

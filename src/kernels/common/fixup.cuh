@@ -26,4 +26,28 @@ __device__ __forceinline__ void flag_wait(const uint32_t* flag) {
   while (flag_load_acquire(flag) == 0) __nanosleep(64);
 }
 
+// A warpgroup's partial tile in register-fragment order: thread t's float4 number i at
+// (i*128 + t), so a warp writes (and reads back) 512 contiguous bytes. kAccumulators floats a
+// thread, a multiple of 4. Loads and stores go through L2 only (.cg): the data crosses SMs.
+template <int kAccumulators>
+__device__ __forceinline__ void store_partial(float4* slot, const float (&acc)[kAccumulators], int t) {
+  static_assert(kAccumulators % 4 == 0, "partials move as float4");
+#pragma unroll
+  for (int i = 0; i < kAccumulators / 4; ++i)
+    __stcg(slot + i * 128 + t, make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+}
+
+template <int kAccumulators>
+__device__ __forceinline__ void add_partial(float (&acc)[kAccumulators], const float4* slot, int t) {
+  static_assert(kAccumulators % 4 == 0, "partials move as float4");
+#pragma unroll
+  for (int i = 0; i < kAccumulators / 4; ++i) {
+    const float4 v = __ldcg(slot + i * 128 + t);
+    acc[4 * i] += v.x;
+    acc[4 * i + 1] += v.y;
+    acc[4 * i + 2] += v.z;
+    acc[4 * i + 3] += v.w;
+  }
+}
+
 }  // namespace tcgemm::dev

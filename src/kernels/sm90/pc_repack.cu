@@ -45,12 +45,18 @@ std::size_t sm90_pc_repack_workspace(const GemmDesc& g) {
   return copies + (breaks_tma_rule(g.d, extent_c(g)) ? d_temp_bytes(g) : 0);
 }
 
+std::size_t sm90_pc_repack_streamk_workspace(const GemmDesc& g) {
+  return sm90_pc_repack_workspace(g) + sm90_wgmma_ws_pc_streamk_workspace(aligned_desc(g));
+}
+
 std::size_t sm90_pc_repack_copy_bytes(const GemmDesc& g) {
   const std::size_t d = breaks_tma_rule(g.d, extent_c(g)) ? 2 * static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) * 2 : 0;
   return 2 * plan_tma_repack(g).workspace_bytes + d;
 }
 
-Status sm90_pc_repack_launch(const GemmArgs& args, DType input) {
+namespace {
+
+Status repack_launch(const GemmArgs& args, DType input, bool stream_k) {
   std::size_t used = 0;
   Result<GemmArgs> copied = apply_tma_repack(args, &used);
   if (!copied.ok()) return copied.status();
@@ -69,11 +75,24 @@ Status sm90_pc_repack_launch(const GemmArgs& args, DType input) {
     run.d = static_cast<char*>(args.workspace) + offset;
     run.desc.d.ld = d_temp_ld(seen);
     run.desc.d.pointer_alignment = 256;
+    used = offset + d_temp_bytes(seen);
   }
-  if (Status s = sm90_wgmma_ws_pc_launch(run, input, kStages); !s.ok()) return s;
+  if (stream_k) {
+    const std::size_t offset = round_up(used, 256);
+    run.workspace = args.workspace == nullptr ? nullptr : static_cast<char*>(args.workspace) + offset;
+    run.workspace_bytes = args.workspace_bytes > offset ? args.workspace_bytes - offset : 0;
+  }
+  const Status s = stream_k ? sm90_wgmma_ws_pc_streamk_launch(run, input) : sm90_wgmma_ws_pc_launch(run, input, kStages);
+  if (!s.ok()) return s;
   if (!d_temp) return Status::success();
   return unpack_16bit(run.d, d_temp_ld(seen), seen.m, seen.n, args.d, effective_ld(seen.d, extent_c(seen)),
                       args.stream);
 }
+
+}  // namespace
+
+Status sm90_pc_repack_launch(const GemmArgs& args, DType input) { return repack_launch(args, input, false); }
+
+Status sm90_pc_repack_streamk_launch(const GemmArgs& args, DType input) { return repack_launch(args, input, true); }
 
 }  // namespace tcgemm

@@ -20,4 +20,9 @@ std::size_t sm90_pc_repack_workspace(const GemmDesc& g);
 std::size_t sm90_pc_repack_copy_bytes(const GemmDesc& g);
 Status sm90_pc_repack_launch(const GemmArgs& args, DType input);
 
+// The same behind stream-K on the cluster kernel (4097^3: 289 pair-tiles, 4.4 rounds on 66
+// clusters); its flags and partials follow the copies (and D's temporary) in the workspace.
+std::size_t sm90_pc_repack_streamk_workspace(const GemmDesc& g);
+Status sm90_pc_repack_streamk_launch(const GemmArgs& args, DType input);
+
 }  // namespace tcgemm

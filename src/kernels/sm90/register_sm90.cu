@@ -267,6 +267,30 @@ KernelEntry pc_repack_entry(std::string_view name) {
   return e;
 }
 
+// Stream-K on the persistent cluster kernel (3 stages): the pair-tiles past the last full round
+// shared along K by every cluster, partial tiles fixed up in k order through the workspace. By
+// name only until measured faster than the plain cluster kernel where it applies.
+template <DType In>
+KernelEntry pc_streamk_entry(std::string_view name) {
+  KernelEntry e = pc_entry<In, 3>(name);
+  e.preference = 0;
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pc_streamk_supports(g, In); };
+  e.workspace_bytes = &sm90_wgmma_ws_pc_streamk_workspace;
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pc_streamk_launch(a, In); };
+  e.function = [] { return sm90_wgmma_ws_pc_streamk_function(In); };
+  return e;
+}
+
+template <DType In>
+KernelEntry pc_repack_streamk_entry(std::string_view name) {
+  KernelEntry e = pc_streamk_entry<In>(name);
+  e.supports = [](const GemmDesc& g) { return sm90_pc_repack_supports(g, In); };
+  e.workspace_bytes = &sm90_pc_repack_streamk_workspace;
+  e.copy_bytes = &sm90_pc_repack_copy_bytes;
+  e.launch = [](const GemmArgs& a) { return sm90_pc_repack_streamk_launch(a, In); };
+  return e;
+}
+
 // wgmma_ws_streamk.cu: the persistent kernel with units that end mid-tile and an in-kernel,
 // fixed-order fix-up. Stream-K only where the tiles leave a partial last wave; serial split-K
 // where split-K would split (or a count is forced). K-major A and B only. By name only until
@@ -318,6 +342,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_repack_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack"));
   table.push_back(pc_repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack"));
   table.push_back(pc_entry<DType::bf16, 4, 64>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore_g128"));
+  table.push_back(pc_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_streamk"));
+  table.push_back(pc_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk"));
+  table.push_back(pc_repack_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_streamk"));
+  table.push_back(pc_repack_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack_streamk"));
   table.push_back(streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_streamk"));
   table.push_back(streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_streamk"));
   table.push_back(serial_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_serial_splitk"));

@@ -45,8 +45,14 @@
 //    -> named barrier -> one thread's TMA store + commit; before the buffer is written again that
 //    thread waits cp.async.bulk.wait_group.read 0, then the warpgroup's named barrier.
 //
-// Reads top to bottom: config and static asserts; shared-memory layout; tile order; producer;
-// consumer; epilogue; host launch and supports().
+//  - Stream-K (kStreamK, bench/NOTES.md "Stream-K on the persistent cluster kernel"): 4224^3 is
+//    289 pair-tiles = 4.38 rounds on 66 clusters, so the 5th round runs 38% full. The pair-tiles
+//    past the last full round are shared along K, an equal count of k-blocks per cluster, and
+//    the partial tiles meet in a workspace (walk_next, the fix-up after the mainloop). Same
+//    mainloop, producer and epilogue as the plain kernel; only the unit of work differs.
+//
+// Reads top to bottom: config and static asserts; shared-memory layout; tile order and the walk
+// over work units; producer; consumer; stream-K fix-up; epilogue; host launch and supports().
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
@@ -57,11 +63,13 @@
 #include <string>
 
 #include "kernels/common/cluster.cuh"
+#include "kernels/common/fixup.cuh"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
 #include "kernels/common/wgmma.cuh"
+#include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
 
 namespace tcgemm {
@@ -86,10 +94,6 @@ struct Config {
   static constexpr int kConsumers = 2;                     // warpgroups, 64 rows of the tile each
   static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
   static constexpr int kClusterM = 2;   // CTAs per cluster, along M, sharing B
-  // Pair rows (2 tile rows each) per raster group: 8 pairs = 16 tile rows. For a wave of ~132
-  // tiles of 128x256, r tile rows x c tile columns, L2->DRAM traffic per wave is ~ r*|A row| +
-  // c*|B column| = (r + 2c) x 128 rows of K, least at r = 2c: ~16 x 8.
-  static constexpr int kGroupPairs = 8;
 
   static constexpr uint32_t kSwizzleBytes = 128;
   static constexpr uint32_t kAtomBytes = 8 * kSwizzleBytes;                      // 1024
@@ -156,6 +160,17 @@ struct Params {
   int64_t pair_tiles;  // pairs_m * tiles_n: the work items of a cluster
   int k_tiles;
   float alpha;
+  // Tile order (set_pc_raster): groups of `group` pair rows (along_n == 0) or tile columns.
+  // NOTES: the default, 8 pair rows = 16 tile rows: for a wave of ~132 tiles of 128x256, r tile
+  // rows x c tile columns, L2->DRAM traffic per wave is ~ r*|A row| + c*|B column| = (r + 2c) x
+  // 128 rows of K, least at r = 2c: ~16 x 8.
+  int group;
+  int along_n;
+  // Stream-K (plan_pc_streamk; all 0 in the plain kernel): pair-tiles [0, sk_tiles) are shared
+  // along K by clusters [0, sk_clusters), sk_share k-blocks each (the first sk_extra one more).
+  int64_t sk_tiles, sk_clusters, sk_share, sk_extra;
+  uint32_t* flags;  // per sharing CTA, one per consumer warpgroup
+  float* partials;  // per sharing CTA, kTileM x kTileN f32 in register-fragment order
 };
 
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
@@ -171,8 +186,9 @@ __device__ __forceinline__ void st_shared_v2_f32(uint32_t addr, float x, float y
 }
 
 // Tile order, shared by producer and consumers: pair-tile pt (a cluster's work item) -> tile
-// coordinates. Groups of kGroupPairs pair rows sweep all tile columns, so the clusters resident
-// at once share B columns and a band of A rows in L2. Static stride: pt = cluster + i * clusters.
+// coordinates. Groups of p.group pair rows sweep all tile columns (along M), or groups of p.group
+// tile columns sweep all pair rows (along N), so the clusters resident at once share B columns
+// and a band of A rows in L2.
 struct TileCoord {
   int32_t m0, n0;
   bool ghost;  // odd tiles_m: nothing of this CTA's tile to store
@@ -180,19 +196,86 @@ struct TileCoord {
 
 template <class C>
 __device__ __forceinline__ TileCoord tile_coord(int64_t pt, uint32_t rank, const Params& p) {
-  const int64_t group_tiles = C::kGroupPairs * p.tiles_n;
-  const int64_t first_pm = (pt / group_tiles) * C::kGroupPairs;
-  const int64_t group_rows = min(p.pairs_m - first_pm, static_cast<int64_t>(C::kGroupPairs));
-  const int64_t in_group = pt % group_tiles;
-  const int64_t pair_m = first_pm + in_group % group_rows;
-  const int64_t tile_n = in_group / group_rows;
+  int64_t pair_m, tile_n;
+  if (p.along_n) {
+    const int64_t group_tiles = p.group * p.pairs_m;
+    const int64_t first_n = (pt / group_tiles) * p.group;
+    const int64_t group_cols = min(p.tiles_n - first_n, static_cast<int64_t>(p.group));
+    const int64_t in_group = pt % group_tiles;
+    tile_n = first_n + in_group % group_cols;
+    pair_m = in_group / group_cols;
+  } else {
+    const int64_t group_tiles = p.group * p.tiles_n;
+    const int64_t first_pm = (pt / group_tiles) * p.group;
+    const int64_t group_rows = min(p.pairs_m - first_pm, static_cast<int64_t>(p.group));
+    const int64_t in_group = pt % group_tiles;
+    pair_m = first_pm + in_group % group_rows;
+    tile_n = in_group / group_rows;
+  }
   const bool ghost = C::kClusterM * pair_m + rank >= p.tiles_m;
   const int64_t tile_m = ghost ? C::kClusterM * pair_m : C::kClusterM * pair_m + rank;
   return {static_cast<int32_t>(tile_m * C::kTileM), static_cast<int32_t>(tile_n * C::kTileN), ghost};
 }
 
+// A cluster's work: k-blocks [kb_begin, kb_end) of pair-tile pt. Both CTAs of a cluster walk
+// the same units (B is multicast), producer and consumers alike, so their stage counters agree.
+// A unit that stops short of the last k-block contributes a partial tile; one that holds the last
+// but not the first owns the tile (its contributors are the clusters before it); else it is whole.
+// (Derived where needed rather than carried: the consumers' registers are full of accumulators.)
+struct Unit {
+  int64_t pt;
+  int kb_begin, kb_end;
+};
+
+// NOTES: pair-tile indices are 32-bit (M*N < 2^47 elements, so < 2^31 pair-tiles of 2^16):
+// the producer runs on 40 registers and spilled with a 64-bit walk.
+struct Walk {
+  int64_t sk_begin, sk_end;  // this cluster's split iterations (pair-tile * k_tiles + k-block) left
+  int32_t dp;                // its next whole pair-tile
+};
+
+__device__ __forceinline__ Walk walk_start(const Params& p, int64_t cluster) {
+  Walk w{0, 0, static_cast<int32_t>(p.sk_tiles + cluster)};
+  if (cluster < p.sk_clusters) {
+    w.sk_begin = cluster * p.sk_share + min(cluster, p.sk_extra);
+    w.sk_end = w.sk_begin + p.sk_share + (cluster < p.sk_extra ? 1 : 0);
+  }
+  return w;
+}
+
+// The sharing cluster that runs split iteration i.
+__device__ __forceinline__ int64_t sk_cluster_of(const Params& p, int64_t i) {
+  const int64_t cut = p.sk_extra * (p.sk_share + 1);
+  return i < cut ? i / (p.sk_share + 1) : p.sk_extra + (i - cut) / p.sk_share;
+}
+
+// NOTES: a cluster walks its split range backwards, tile by tile. Its first unit is then the
+// head of its last tile (a contributor, unless the range ends on a tile edge) and every later
+// split unit ends on a tile edge (an owner, or a whole tile). Owners wait only for other
+// clusters' first units, which never wait themselves: no chain of waits, and no deadlock since
+// the persistent grid is co-resident. Split units come before the whole tiles, so an owner's
+// wait overlaps its producer's loads of the next tile.
+template <bool kStreamK>
+__device__ __forceinline__ bool walk_next(const Params& p, Walk& w, Unit& u) {
+  if constexpr (kStreamK) {
+    if (w.sk_end > w.sk_begin) {
+      const int64_t tile = (w.sk_end - 1) / p.k_tiles;
+      const int64_t start = max(w.sk_begin, tile * p.k_tiles);
+      u.pt = tile;
+      u.kb_begin = static_cast<int>(start - tile * p.k_tiles);
+      u.kb_end = static_cast<int>(w.sk_end - tile * p.k_tiles);
+      w.sk_end = start;
+      return true;
+    }
+  }
+  if (w.dp >= p.pair_tiles) return false;
+  u = {w.dp, 0, p.k_tiles};
+  w.dp += static_cast<int32_t>(gridDim.x / 2);  // clusters
+  return true;
+}
+
 // --- the kernel ------------------------------------------------------------------------------
-template <WgmmaInput In, int S>
+template <WgmmaInput In, int S, bool kStreamK>
 __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
     wgmma_ws_persistent_cluster_kernel(const __grid_constant__ CUtensorMap map_a,
                                        const __grid_constant__ CUtensorMap map_b,
@@ -221,7 +304,6 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
   const uint32_t rank = dev::cluster_ctarank();
   const uint32_t peer = rank ^ 1u;
   const int64_t cluster = blockIdx.x / C::kClusterM;
-  const int64_t clusters = gridDim.x / C::kClusterM;
 
   if (warpgroup == 0) {
     // --- producer: one thread issues every TMA load, running ahead across tiles ----------------
@@ -230,14 +312,16 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
       constexpr uint16_t kBothCtas = 0x3;
       int s = 0;
       uint32_t phase = 0;
-      for (int64_t pt = cluster; pt < p.pair_tiles; pt += clusters) {
-        const TileCoord tc = tile_coord<C>(pt, rank, p);
+      Walk w = walk_start(p, cluster);
+      Unit u;
+      while (walk_next<kStreamK>(p, w, u)) {
+        const TileCoord tc = tile_coord<C>(u.pt, rank, p);
         // A B half wholly past N is not loaded: its stale shared memory only feeds columns that
         // the (clipped) TMA store never writes. Both CTAs see the same n0, so count the same bytes.
         const bool b_upper_half = tc.n0 + C::kTileN / 2 < p.n;
         const uint32_t stage_bytes = C::kABytes + (b_upper_half ? 2 : 1) * C::kBHalfBytes;
         const int32_t b_row = tc.n0 + static_cast<int32_t>(rank) * (C::kTileN / 2);
-        for (int kt = 0; kt < p.k_tiles; ++kt) {
+        for (int kt = u.kb_begin; kt < u.kb_end; ++kt) {
           // Parity phase ^ 1: the stage's previous use released by both CTAs' consumers (on a
           // fresh barrier, the first round passes at once).
           dev::mbarrier_wait(ring.empty(s), phase ^ 1);
@@ -284,10 +368,12 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
     for (int i = 0; i < C::kAccumulators; ++i) acc[i] = 0.0f;
     int s = 0;
     uint32_t phase = 0;
-    for (int64_t pt = cluster; pt < p.pair_tiles; pt += clusters) {
-      const TileCoord tc = tile_coord<C>(pt, rank, p);
+    Walk w = walk_start(p, cluster);
+    Unit u;
+    while (walk_next<kStreamK>(p, w, u)) {
+      const TileCoord tc = tile_coord<C>(u.pt, rank, p);
       int prev = 0;
-      for (int kt = 0; kt < p.k_tiles; ++kt) {
+      for (int kt = u.kb_begin; kt < u.kb_end; ++kt) {
         dev::mbarrier_wait(ring.full(s), phase);
         const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, 16, C::kAtomBytes);
         const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), 16, C::kAtomBytes);
@@ -297,13 +383,13 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
 #pragma unroll
         for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
           Mma::mma(acc, dev::desc_advance(desc_a, kk * C::kMmaK * C::kElementBytes),
-                   dev::desc_advance(desc_b, kk * C::kMmaK * C::kElementBytes), (kt > 0 || kk > 0) ? 1u : 0u);
+                   dev::desc_advance(desc_b, kk * C::kMmaK * C::kElementBytes), (kt > u.kb_begin || kk > 0) ? 1u : 0u);
         dev::wgmma_commit_group();
 #pragma unroll
         for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
         // Keep this k-block's MMAs in flight; the previous one has finished reading its stage.
         dev::wgmma_wait_group<1>();
-        if (kt > 0) release(prev);
+        if (kt > u.kb_begin) release(prev);
         prev = s;
         if (++s == C::kStages) {
           s = 0;
@@ -315,6 +401,34 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
       for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
       // Released before the epilogue, so both producers refill it while the epilogue runs.
       release(prev);
+
+      // --- stream-K fix-up (see walk_next): partial tiles meet in the workspace, in k order -------
+      if constexpr (kStreamK) {
+        // A sharing cluster contributes at most once, so its CTA slot is fixed; the owner's CTA of
+        // the same rank holds the same tile rows, and a ghost's partner is a ghost too.
+        auto partial_of = [&](int64_t c) {
+          return reinterpret_cast<float4*>(p.partials + (c * C::kClusterM + rank) * (C::kTileM * C::kTileN) +
+                                           consumer * (64 * C::kTileN));
+        };
+        auto flag_of = [&](int64_t c) { return p.flags + (c * C::kClusterM + rank) * C::kConsumers + consumer; };
+        if (u.kb_end < p.k_tiles) {
+          if (!tc.ghost) {
+            dev::store_partial(partial_of(cluster), acc, t);
+            __threadfence();
+            named_barrier_sync(2 + consumer, 128);
+            if (t == 0) dev::flag_release(flag_of(cluster));
+          }
+          continue;
+        }
+        if (u.kb_begin > 0 && !tc.ghost) {
+          const int64_t first_contributor = sk_cluster_of(p, u.pt * p.k_tiles);
+          if (t == 0)
+            for (int64_t c = first_contributor; c < cluster; ++c) dev::flag_wait(flag_of(c));
+          named_barrier_sync(2 + consumer, 128);
+          // NOTES: always the same order (increasing k), so the f32 sums round the same way each run.
+          for (int64_t c = first_contributor; c < cluster; ++c) dev::add_partial(acc, partial_of(c), t);
+        }
+      }
 
       // --- epilogue: alpha*acc -> D type -> swizzled C boxes in shared -> TMA store ------------
       if (tc.ghost) continue;  // uniform across the CTA
@@ -394,15 +508,29 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
 }
 
 // --- host side -------------------------------------------------------------------------------
-template <WgmmaInput In, int S>
+template <WgmmaInput In, int S, bool kStreamK = false>
 const void* kernel_function() {
-  return reinterpret_cast<const void*>(&wgmma_ws_persistent_cluster_kernel<In, S>);
+  return reinterpret_cast<const void*>(&wgmma_ws_persistent_cluster_kernel<In, S, kStreamK>);
 }
 
-// The compiled instances: bf16 and f16 (D of the input type) and tf32 (D f32), 3 and 4 stages.
-constexpr int kInstances = 6;
-int instance_index(DType input, int stages) {
+// The compiled instances: bf16 and f16 (D of the input type) and tf32 (D f32), 3 and 4 stages;
+// stream-K for bf16 and f16 at 3 stages.
+constexpr int kInstances = 8;
+int instance_index(DType input, int stages, bool stream_k = false) {
+  if (stream_k) return 6 + (input == DType::bf16 ? 0 : 1);
   return 2 * (input == DType::bf16 ? 0 : input == DType::f16 ? 1 : 2) + (stages == 3 ? 0 : 1);
+}
+
+std::atomic<int> g_raster{static_cast<int>(PcRaster::heuristic)};
+std::atomic<int> g_swizzle{0};
+
+// A tile split into more pieces than this costs its owner more partial reads (128 KB each, on
+// its critical path) than the idle SMs it saves; small problems use fewer sharing clusters.
+constexpr int64_t kMaxPiecesPerTile = 8;
+constexpr std::size_t kSlotBytes = 128 * 256 * sizeof(float);
+
+std::size_t flag_bytes(const PcStreamKPlan& p) {
+  return (static_cast<std::size_t>(p.sk_clusters) * 2 * 2 * sizeof(uint32_t) + 255) / 256 * 256;
 }
 
 const void* pick_function(DType input, int stages) {
@@ -450,7 +578,7 @@ Result<int> resident_clusters(const void* fn, int instance, uint32_t smem_bytes,
   return clusters;
 }
 
-template <WgmmaInput In, int S>
+template <WgmmaInput In, int S, bool kStreamK = false>
 Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   using C = Config<In, S>;
   const GemmDesc& g = args.desc;
@@ -481,18 +609,46 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   p.pair_tiles = p.pairs_m * p.tiles_n;
   p.k_tiles = static_cast<int>((g.k + C::kTileK - 1) / C::kTileK);
   p.alpha = g.alpha;
+  p.group = pc_swizzle_resolved();
+  p.along_n = pc_raster_resolved() == PcRaster::along_n ? 1 : 0;
   if (p.pair_tiles <= 0) return Status::success();
 
-  const void* fn = kernel_function<In, S>();
+  const void* fn = kernel_function<In, S, kStreamK>();
   const uint32_t smem = C::kSmemBytes;
   cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(max dynamic smem ") +
                                               std::to_string(smem) + "): " + cudaGetErrorString(err));
-  Result<int> resident = resident_clusters(fn, instance_index(input, S), smem, C::kThreads);
+  Result<int> resident = resident_clusters(fn, instance_index(input, S, kStreamK), smem, C::kThreads);
   if (!resident.ok()) return resident.status();
-  int64_t clusters = std::min<int64_t>(p.pair_tiles, resident.value());
+  int64_t clusters = resident.value();
   if (max_clusters > 0) clusters = std::min<int64_t>(clusters, max_clusters);
+  if constexpr (kStreamK) {
+    // With fewer pair-tiles than clusters, the spare clusters share K too (a bounded number of
+    // pieces a tile, each at least one k-block).
+    clusters = std::min({clusters, p.pair_tiles * kMaxPiecesPerTile, p.pair_tiles * p.k_tiles});
+    const PcStreamKPlan plan = plan_pc_streamk(p.pair_tiles, p.k_tiles, clusters);
+    const std::size_t need = pc_streamk_workspace_bytes(plan);
+    if (need > 0) {
+      if (args.workspace == nullptr || args.workspace_bytes < need)
+        return Status(StatusCode::workspace_too_small,
+                      "stream-K (persistent cluster) needs " + std::to_string(need) + " bytes of workspace (flags + " +
+                          std::to_string(2 * plan.sk_clusters) + " partial tiles of 128 KB); got " +
+                          std::to_string(args.workspace_bytes));
+      if (reinterpret_cast<std::uintptr_t>(args.workspace) % 16 != 0)
+        return Status(StatusCode::misaligned, "stream-K: the workspace must be 16-byte aligned (float4 partials)");
+      p.flags = static_cast<uint32_t*>(args.workspace);
+      p.partials = reinterpret_cast<float*>(static_cast<char*>(args.workspace) + flag_bytes(plan));
+      if (err = cudaMemsetAsync(args.workspace, 0, flag_bytes(plan), args.stream); err != cudaSuccess)
+        return Status(StatusCode::cuda_error, std::string("stream-K: zeroing the flags: ") + cudaGetErrorString(err));
+    }
+    p.sk_tiles = plan.sk_tiles;
+    p.sk_clusters = plan.sk_clusters;
+    p.sk_share = plan.sk_share;
+    p.sk_extra = plan.sk_extra;
+  } else {
+    clusters = std::min<int64_t>(clusters, p.pair_tiles);
+  }
 
   const CUtensorMap* ma = &map_a.value().map;
   const CUtensorMap* mb = &map_b.value().map;
@@ -513,6 +669,82 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
 }
 
 }  // namespace
+
+void set_pc_raster(PcRaster order, int swizzle) {
+  g_raster.store(static_cast<int>(order));
+  g_swizzle.store(std::max(swizzle, 0));
+}
+PcRaster pc_raster_order() { return static_cast<PcRaster>(g_raster.load()); }
+int pc_swizzle() { return g_swizzle.load(); }
+PcRaster pc_raster_resolved() {
+  const PcRaster r = pc_raster_order();
+  return r == PcRaster::heuristic ? PcRaster::along_m : r;
+}
+int pc_swizzle_resolved() {
+  const int z = pc_swizzle();
+  return z > 0 ? z : kPcDefaultSwizzle;
+}
+const char* to_string(PcRaster r) {
+  return r == PcRaster::along_m ? "along_m" : r == PcRaster::along_n ? "along_n" : "heuristic";
+}
+
+PcStreamKPlan plan_pc_streamk(int64_t pair_tiles, int k_tiles, int64_t clusters) {
+  PcStreamKPlan p;
+  p.pair_tiles = pair_tiles;
+  p.k_tiles = k_tiles;
+  p.clusters = clusters;
+  if (pair_tiles <= 0 || k_tiles <= 0 || clusters <= 0) return p;
+  const int64_t rest = pair_tiles % clusters;
+  if (rest == 0) return p;  // whole rounds: nothing to share
+  // NOTES: measured (bench/NOTES.md, "Stream-K on the persistent cluster kernel"): the sustained
+  // bench runs at the 700 W cap, where time follows energy, and a last round that is more than
+  // half full gains nothing from sharing (8192^3, 52% full: +0.2/-1.8%; 4096^3, 88%: -2.0/-1.5%)
+  // while the memset and fix-up still cost; 38% full (4224^3, 4097^3) gained 1-5%. Without a
+  // full round the spare clusters would idle, so small problems always share.
+  if (pair_tiles >= clusters && 2 * rest > clusters) return p;
+  const int64_t iterations = rest * k_tiles;
+  p.sk_tiles = rest;
+  p.sk_clusters = std::min({clusters, rest * kMaxPiecesPerTile, iterations});
+  p.sk_share = iterations / p.sk_clusters;
+  p.sk_extra = iterations % p.sk_clusters;
+  return p;
+}
+
+std::size_t pc_streamk_workspace_bytes(const PcStreamKPlan& p) {
+  if (p.sk_clusters == 0) return 0;
+  return flag_bytes(p) + static_cast<std::size_t>(p.sk_clusters) * 2 * kSlotBytes;
+}
+
+std::size_t sm90_wgmma_ws_pc_streamk_workspace(const GemmDesc& g) {
+  // The resident cluster count is known only at launch; no more than half the SMs (one CTA an
+  // SM) can share, and no more than there are k-blocks of pair-tiles to share.
+  using C = Config<WgmmaInput::bf16, 3>;
+  const int64_t pair_tiles = ((g.m + C::kTileM - 1) / C::kTileM + 1) / 2 * ((g.n + C::kTileN - 1) / C::kTileN);
+  const int64_t k_tiles = (g.k + C::kTileK - 1) / C::kTileK;
+  PcStreamKPlan bound;
+  bound.sk_clusters = std::min<int64_t>(std::max(current_sm_count() / 2, 1), pair_tiles * k_tiles);
+  return pc_streamk_workspace_bytes(bound);
+}
+
+Status sm90_wgmma_ws_pc_streamk_supports(const GemmDesc& g, DType input) {
+  if (input != DType::bf16 && input != DType::f16)
+    return Status::unsupported("stream-K on the persistent cluster kernel takes bf16 or f16 inputs");
+  return sm90_wgmma_ws_pc_supports(g, input);
+}
+
+Status sm90_wgmma_ws_pc_streamk_launch(const GemmArgs& args, DType input, int max_clusters) {
+  if (input != DType::bf16 && input != DType::f16)
+    return Status(StatusCode::internal, "persistent cluster stream-K: input must be bf16 or f16");
+  if (args.a == nullptr || args.b == nullptr || args.d == nullptr)
+    return Status::invalid("A, B and D must be non-null");
+  return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 3, true>(args, input, max_clusters)
+                              : launch_impl<WgmmaInput::f16, 3, true>(args, input, max_clusters);
+}
+
+const void* sm90_wgmma_ws_pc_streamk_function(DType input) {
+  return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 3, true>()
+                              : kernel_function<WgmmaInput::f16, 3, true>();
+}
 
 Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input) {
   if (input != DType::bf16 && input != DType::f16 && input != DType::tf32)

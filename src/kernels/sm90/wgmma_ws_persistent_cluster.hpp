@@ -4,10 +4,31 @@
 // beta == 0, A/B/D meeting TMA's 16-byte rules.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
+
+// Tile order of the persistent cluster kernels. Pair-tiles (a cluster's 256x256 work item) go
+// in groups of `swizzle` cluster rows (along_m: pair rows, walked down M inside the group) or
+// tile columns (along_n: walked across N inside the group). heuristic: along_m in groups of 8
+// pair rows (bench/NOTES.md: least L2->DRAM traffic for a wave of ~132 tiles of 128x256).
+enum class PcRaster { heuristic, along_m, along_n };
+inline constexpr int kPcDefaultSwizzle = 8;
+
+// Profiler/test only: every later launch of these kernels uses this order and group size
+// (swizzle 0: the default, 8; otherwise 1, 2, 4, 8 or 16). Process-wide, not for concurrent use,
+// like set_forced_split_k.
+void set_pc_raster(PcRaster order, int swizzle);
+PcRaster pc_raster_order();
+int pc_swizzle();  // 0: the default
+// What the kernels run with: heuristic -> along_m, 0 -> kPcDefaultSwizzle.
+PcRaster pc_raster_resolved();
+int pc_swizzle_resolved();
+const char* to_string(PcRaster r);
 
 Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input);
 // stages: 3 (a 64 KB C buffer: the whole 16-bit tile, or an f32 tile in two halves) or 4 (32 KB:
@@ -17,5 +38,28 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
 const void* sm90_wgmma_ws_pc_function(DType input, int stages);
 // tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way).
 Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input = DType::bf16);
+
+// Stream-K on the same kernel (3 stages, bf16/f16): the pair-tiles past the last full round
+// are cut along K into equal shares of k-blocks, one per cluster; partial tiles are handed over
+// through the workspace and added in k order by the cluster that holds the tile's last k-block.
+struct PcStreamKPlan {
+  int64_t pair_tiles = 0;
+  int k_tiles = 0;
+  int64_t clusters = 0;     // the persistent grid, in clusters
+  int64_t sk_tiles = 0;     // pair-tiles [0, sk_tiles) are split (the remainder of the rounds)
+  int64_t sk_clusters = 0;  // clusters [0, sk_clusters) share their k-blocks
+  int64_t sk_share = 0;     // k-blocks a sharing cluster runs (the first sk_extra run one more)
+  int64_t sk_extra = 0;
+};
+// Shares nothing when the pair-tiles make whole rounds, or when the last round is more than
+// half full (measured: no gain at the power cap); with no full round it always shares.
+PcStreamKPlan plan_pc_streamk(int64_t pair_tiles, int k_tiles, int64_t clusters);
+// Flags (one per CTA per consumer warpgroup) then one 128 KB f32 slot per sharing CTA.
+std::size_t pc_streamk_workspace_bytes(const PcStreamKPlan& p);
+// At most what the launch needs on this device (every cluster of current_sm_count() sharing).
+std::size_t sm90_wgmma_ws_pc_streamk_workspace(const GemmDesc& g);
+Status sm90_wgmma_ws_pc_streamk_supports(const GemmDesc& g, DType input);
+Status sm90_wgmma_ws_pc_streamk_launch(const GemmArgs& args, DType input, int max_clusters = 0);
+const void* sm90_wgmma_ws_pc_streamk_function(DType input);
 
 }  // namespace tcgemm

@@ -378,10 +378,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     // --- fix-up ----------------------------------------------------------------------------------
     if (u.role == kContribute || u.role == kReduceSlice) {
       const int32_t mine = u.role == kContribute ? u.slot : u.slot + u.split;
-      float4* out = reinterpret_cast<float4*>(half_of(mine));
-#pragma unroll
-      for (int i = 0; i < C::kAccumulators / 4; ++i)
-        __stcg(out + i * 128 + t, make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+      dev::store_partial(reinterpret_cast<float4*>(half_of(mine)), acc, t);
       __threadfence();
       named_barrier_sync(barrier_id, 128);
       if (t == 0) dev::flag_release(flag_of(mine));
@@ -444,17 +441,8 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         for (int32_t j = 0; j < u.contributors; ++j) dev::flag_wait(flag_of(u.slot + j));
       named_barrier_sync(barrier_id, 128);
       // NOTES: always the same order (increasing k), so the f32 sums round the same way each run.
-      for (int32_t j = 0; j < u.contributors; ++j) {
-        const float4* in = reinterpret_cast<const float4*>(half_of(u.slot + j));
-#pragma unroll
-        for (int i = 0; i < C::kAccumulators / 4; ++i) {
-          const float4 v = __ldcg(in + i * 128 + t);
-          acc[4 * i] += v.x;
-          acc[4 * i + 1] += v.y;
-          acc[4 * i + 2] += v.z;
-          acc[4 * i + 3] += v.w;
-        }
-      }
+      for (int32_t j = 0; j < u.contributors; ++j)
+        dev::add_partial(acc, reinterpret_cast<const float4*>(half_of(u.slot + j)), t);
     }
 
     if constexpr (kDirectStore) {
