@@ -19,6 +19,8 @@
 #include "gpu/gpu_test_util.hpp"
 #include "gpu/sm90_entry_check.cuh"
 #include "gpu/sm90_test_util.cuh"
+#include "kernels/sm90/pc_repack.hpp"
+#include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
 #include "runtime/registry.hpp"
 #include "tcgemm/gemm.hpp"
@@ -153,7 +155,9 @@ TEST_P(Sm90PcStreamK, MatchesDeviceReferenceAndIsDeterministic) {
   const KernelEntry* k = find_kernel(input == DType::bf16 ? kSkBf16 : kSkF16);
   ASSERT_NE(k, nullptr);
   const GemmDesc g = make_problem(input, c.shape, ci % 3 == 1 ? 8 : 0, ci % 3 == 2 ? 0.75f : 1.0f);
-  ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+  // The kernel's own rule; the entry also declines where gemm() should not prefer it (no tail to
+  // share after a full round), but the launch must be right everywhere.
+  ASSERT_TRUE(sm90_wgmma_ws_pc_streamk_supports(g, input).ok()) << sm90_wgmma_ws_pc_streamk_supports(g, input).message();
   run_and_check(c.cap > 0 ? with_cap(*k, input, c.cap, true) : *k, g, 0, /*twice=*/true);
 }
 
@@ -198,7 +202,7 @@ TEST_P(Sm90PcRepackStreamK, MatchesDeviceReferenceAndIsDeterministic) {
   g.b = {DType::bf16, Layout::column, s.k};
   g.d = {DType::bf16, Layout::row, s.n};
   g.c = g.d;
-  ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+  ASSERT_TRUE(sm90_pc_repack_supports(g, DType::bf16).ok()) << sm90_pc_repack_supports(g, DType::bf16).message();
   run_and_check(*k, g, 0, /*twice=*/true);
 }
 
@@ -258,12 +262,21 @@ TEST(Sm90PcStreamKHost, PlanSharesTheRemainderEvenly) {
   EXPECT_EQ(p.sk_share, 1);
 }
 
-TEST(Sm90PcStreamKHost, RegisteredByNameOnlyWithAWorkspace) {
+// Preferred (3, above the plain cluster kernel's 2) exactly where a tail is shared after a full
+// round: 4224^3 and 4097^3 (38% full) yes; 4096^3 (88% full), 8192^3 (52%) and problems without
+// a full round no.
+TEST(Sm90PcStreamKHost, PreferredWhereItSharesATail) {
   for (const char* name : {kSkBf16, kSkF16, kSkRepackBf16, "sm90_wgmma_f16_128x256x64_s3_pc2x1_repack_streamk"}) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
-    EXPECT_EQ(k->preference, 0) << name;
+    EXPECT_EQ(k->preference, 3) << name;
     ASSERT_NE(k->workspace_bytes, nullptr) << name;
+  }
+  if (current_sm_count() == 132) {
+    EXPECT_TRUE(find_kernel(kSkBf16)->supports(make_problem(DType::bf16, {4224, 4224, 4224}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(make_problem(DType::bf16, {4096, 4096, 4096}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(make_problem(DType::bf16, {8192, 8192, 8192}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(make_problem(DType::bf16, {1056, 2112, 1056}, 0, 1.0f)).ok());
   }
   const GemmDesc g = make_problem(DType::bf16, {4224, 4224, 4224}, 0, 1.0f);
   EXPECT_GE(find_kernel(kSkBf16)->workspace_bytes(g), 256u + 2u * 66 * 128 * 1024);

@@ -268,13 +268,25 @@ KernelEntry pc_repack_entry(std::string_view name) {
 }
 
 // Stream-K on the persistent cluster kernel (3 stages): the pair-tiles past the last full round
-// shared along K by every cluster, partial tiles fixed up in k order through the workspace. By
-// name only until measured faster than the plain cluster kernel where it applies.
+// shared along K by every cluster, partial tiles fixed up in k order through the workspace.
+// Preference 3 (above the plain cluster kernel's 2) where it shares a tail after at least one full
+// round: it won all 12 sustained passes there (+0.4-3.3% bf16 and +3.5-7.6% f16 at 4224^3,
+// +2.3-5.0% at 4097^3 through the repack; bench/NOTES.md); elsewhere it declines, since it would
+// run the plain kernel's schedule (measured -0.4 to -1%).
+Status pc_streamk_applies(const GemmDesc& g) {
+  if (sm90_pc_streamk_shares_tail(g)) return Status::success();
+  return Status::unsupported("no partial last round to share after a full one (or it is more than half full): "
+                             "the plain cluster kernel serves it");
+}
+
 template <DType In>
 KernelEntry pc_streamk_entry(std::string_view name) {
   KernelEntry e = pc_entry<In, 3>(name);
-  e.preference = 0;
-  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pc_streamk_supports(g, In); };
+  e.preference = 3;
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (Status s = sm90_wgmma_ws_pc_streamk_supports(g, In); !s.ok()) return s;
+    return pc_streamk_applies(g);
+  };
   e.workspace_bytes = &sm90_wgmma_ws_pc_streamk_workspace;
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pc_streamk_launch(a, In); };
   e.function = [] { return sm90_wgmma_ws_pc_streamk_function(In); };
@@ -284,7 +296,10 @@ KernelEntry pc_streamk_entry(std::string_view name) {
 template <DType In>
 KernelEntry pc_repack_streamk_entry(std::string_view name) {
   KernelEntry e = pc_streamk_entry<In>(name);
-  e.supports = [](const GemmDesc& g) { return sm90_pc_repack_supports(g, In); };
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (Status s = sm90_pc_repack_supports(g, In); !s.ok()) return s;
+    return pc_streamk_applies(g);
+  };
   e.workspace_bytes = &sm90_pc_repack_streamk_workspace;
   e.copy_bytes = &sm90_pc_repack_copy_bytes;
   e.launch = [](const GemmArgs& a) { return sm90_pc_repack_streamk_launch(a, In); };

@@ -715,6 +715,14 @@ std::size_t pc_streamk_workspace_bytes(const PcStreamKPlan& p) {
   return flag_bytes(p) + static_cast<std::size_t>(p.sk_clusters) * 2 * kSlotBytes;
 }
 
+bool sm90_pc_streamk_shares_tail(const GemmDesc& g) {
+  using C = Config<WgmmaInput::bf16, 3>;
+  const int64_t pair_tiles = ((g.m + C::kTileM - 1) / C::kTileM + 1) / 2 * ((g.n + C::kTileN - 1) / C::kTileN);
+  const int k_tiles = static_cast<int>((g.k + C::kTileK - 1) / C::kTileK);
+  const int64_t clusters = std::max(current_sm_count() / 2, 1);
+  return pair_tiles >= clusters && plan_pc_streamk(pair_tiles, k_tiles, clusters).sk_clusters > 0;
+}
+
 std::size_t sm90_wgmma_ws_pc_streamk_workspace(const GemmDesc& g) {
   // The resident cluster count is known only at launch; no more than half the SMs (one CTA an
   // SM) can share, and no more than there are k-blocks of pair-tiles to share.
