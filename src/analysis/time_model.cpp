@@ -20,6 +20,11 @@ constexpr double kSmFractionToSaturateDram = 0.5;
 // memory time, lose to the narrow swap-A/B tile, as measured (bench/NOTES.md).
 constexpr double kOverlapLoss = 0.15;
 
+// NOTES: measured on the H200 (run 14, bench/NOTES.md): a 128x64 tile on 128 CTAs re-reading a
+// 7 MB A panel at 128x8192x28672 moved 1.41 GB from L2 into the SMs in 155 us, ~9.5 TB/s, twice
+// the datasheet DRAM rate; other devices are assumed to keep the same ratio (not measured).
+constexpr double kL2OverDram = 2.0;
+
 // NOTES: measured, not derived (bench/NOTES.md, tile/stage sweep, H200, one CTA/SM): the rate a
 // 128 x N wgmma tile sustains relative to 128x256, because wgmma re-reads its B operand from
 // shared memory for every 64-row slice, so narrower tiles move more bytes per FLOP.
@@ -59,6 +64,12 @@ TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConf
                     (g.beta != 0.0f ? mn * static_cast<double>(dtype_bytes(g.c.dtype)) : 0.0);
   const double partials = split_k > 1 ? mn * 4.0 * split_k : 0.0;  // f32 partial tiles written
   tm.memory_us = (ab + (split_k > 1 ? partials : cd)) / (bw * bw_share) * 1e6;
+  // Every CTA loads its own A and B tiles from L2: narrow tiles re-read the other operand's panel
+  // once per tile, which can bind before DRAM does.
+  const double tile_loads = static_cast<double>(tiles) * k_padded *
+                            (static_cast<double>(t.tile_m) * dtype_bytes(g.a.dtype) +
+                             static_cast<double>(t.tile_n) * dtype_bytes(g.b.dtype));
+  tm.memory_us = std::max(tm.memory_us, tile_loads / (bw * kL2OverDram * bw_share) * 1e6);
   // The combine pass reads every partial and writes D, on the whole device.
   if (split_k > 1) tm.combine_us = (partials + cd) / bw * 1e6 + 2.0;  // + one launch
   // A non-persistent grid exposes each wave's epilogue (the tile leaving at the SM's share of
