@@ -5,6 +5,7 @@
 #include "kernels/sm90/swap_ab.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
+#include "kernels/sm90/wgmma_ws_pingpong.hpp"
 #include "kernels/sm90/wgmma_ws_streamk.hpp"
 #include "runtime/registry.hpp"
 
@@ -253,6 +254,21 @@ KernelEntry pc_entry(std::string_view name) {
   return e;
 }
 
+// wgmma_ws_pingpong.cu: the persistent cluster kernel's contract (TN, row-major 16-bit D,
+// beta == 0) with ping-pong consumers, each warpgroup a 64x256 tile of its own; by name only
+// (preference 0) until the bench decides.
+template <DType In>
+KernelEntry pingpong_entry(std::string_view name) {
+  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pingpong_shape());
+  e.cluster_m = 2;
+  e.preference = 0;
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pingpong_supports(g, In); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pingpong_launch(a, In); };
+  e.function = [] { return sm90_wgmma_ws_pingpong_function(In); };
+  e.workspace_bytes = nullptr;
+  return e;
+}
+
 // pc_repack.hpp: the persistent cluster kernel behind the A/B copies and D's aligned temporary.
 // Preference 2, above the plain repack entry (1) and below repack + split-K (3), which takes the
 // shapes whose tiles do not fill the SMs.
@@ -361,6 +377,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk"));
   table.push_back(pc_repack_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_streamk"));
   table.push_back(pc_repack_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack_streamk"));
+  table.push_back(pingpong_entry<DType::bf16>("sm90_wgmma_bf16_64x256x64_s4_pingpong"));
+  table.push_back(pingpong_entry<DType::f16>("sm90_wgmma_f16_64x256x64_s4_pingpong"));
   table.push_back(streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_streamk"));
   table.push_back(streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_streamk"));
   table.push_back(serial_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_serial_splitk"));
