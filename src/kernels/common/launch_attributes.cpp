@@ -25,4 +25,38 @@ Status allow_dynamic_smem(const void* kernel, int bytes) {
   return Status::success();
 }
 
+cudaLaunchAttribute cluster_dim_attribute(unsigned ctas) {
+  cudaLaunchAttribute a{};
+  a.id = cudaLaunchAttributeClusterDimension;
+  a.val.clusterDim.x = ctas;
+  a.val.clusterDim.y = 1;
+  a.val.clusterDim.z = 1;
+  return a;
+}
+
+Result<int> resident_clusters(const void* kernel, unsigned cluster_ctas, int threads, int smem_bytes) {
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+    return Status(StatusCode::cuda_error, std::string("cudaGetDevice: ") + cudaGetErrorString(e));
+  static std::mutex mutex;
+  static std::map<std::pair<int, const void*>, int> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  int& clusters = known[{device, kernel}];
+  if (clusters > 0) return clusters;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(cluster_ctas);
+  cfg.blockDim = dim3(threads);
+  cfg.dynamicSmemBytes = smem_bytes;
+  cudaLaunchAttribute attr = cluster_dim_attribute(cluster_ctas);
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg);
+  if (e != cudaSuccess || clusters <= 0) {
+    clusters = 0;
+    return Status(StatusCode::cuda_error, std::string("cudaOccupancyMaxActiveClusters: ") +
+                                              (e != cudaSuccess ? cudaGetErrorString(e) : "no cluster fits"));
+  }
+  return clusters;
+}
+
 }  // namespace tcgemm

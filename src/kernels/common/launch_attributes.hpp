@@ -3,6 +3,8 @@
 // driver call per launch that can be made once (its cost alone was not measured).
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include "tcgemm/types.hpp"
 
 namespace tcgemm {
@@ -10,5 +12,15 @@ namespace tcgemm {
 // Opts `kernel` into `bytes` of dynamic shared memory on the current device (needed above 48 KiB);
 // remembers what it set, so later calls with the same or fewer bytes cost a lookup. Thread-safe.
 Status allow_dynamic_smem(const void* kernel, int bytes);
+
+// The launch attribute for clusters of `ctas` CTAs along x.
+cudaLaunchAttribute cluster_dim_attribute(unsigned ctas);
+
+// How many clusters of `cluster_ctas` CTAs (along x) of `kernel` can be resident at once on the
+// current device with `threads` threads and `smem_bytes` of dynamic shared memory a CTA (a
+// cluster needs its CTAs' SMs in one GPC, so this is less than SMs / cluster_ctas where GPCs
+// have odd SM counts): the persistent grid. Asked once per device and kernel, then remembered
+// (a kernel is always launched with the same shape). Thread-safe.
+Result<int> resident_clusters(const void* kernel, unsigned cluster_ctas, int threads, int smem_bytes);
 
 }  // namespace tcgemm

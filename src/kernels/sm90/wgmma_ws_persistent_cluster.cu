@@ -64,6 +64,7 @@
 
 #include "kernels/common/cluster.cuh"
 #include "kernels/common/fixup.cuh"
+#include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
@@ -513,14 +514,6 @@ const void* kernel_function() {
   return reinterpret_cast<const void*>(&wgmma_ws_persistent_cluster_kernel<In, S, kStreamK>);
 }
 
-// The compiled instances: bf16 and f16 (D of the input type) and tf32 (D f32), 3 and 4 stages;
-// stream-K for bf16 and f16 at 3 stages.
-constexpr int kInstances = 8;
-int instance_index(DType input, int stages, bool stream_k = false) {
-  if (stream_k) return 6 + (input == DType::bf16 ? 0 : 1);
-  return 2 * (input == DType::bf16 ? 0 : input == DType::f16 ? 1 : 2) + (stages == 3 ? 0 : 1);
-}
-
 std::atomic<int> g_raster{static_cast<int>(PcRaster::heuristic)};
 std::atomic<int> g_swizzle{0};
 
@@ -539,43 +532,6 @@ const void* pick_function(DType input, int stages) {
   if (input == DType::tf32)
     return stages == 3 ? kernel_function<WgmmaInput::tf32, 3>() : kernel_function<WgmmaInput::tf32, 4>();
   return stages == 3 ? kernel_function<WgmmaInput::f16, 3>() : kernel_function<WgmmaInput::f16, 4>();
-}
-
-cudaLaunchAttribute cluster_attribute() {
-  cudaLaunchAttribute a{};
-  a.id = cudaLaunchAttributeClusterDimension;
-  a.val.clusterDim.x = 2;
-  a.val.clusterDim.y = 1;
-  a.val.clusterDim.z = 1;
-  return a;
-}
-
-// How many 2-CTA clusters of this kernel fit on the device at once (a 2-CTA cluster needs two
-// free SMs in one GPC), asked once per device and kernel instance.
-Result<int> resident_clusters(const void* fn, int instance, uint32_t smem_bytes, int threads) {
-  constexpr int kMaxDevices = 64;
-  static std::atomic<int> cache[kMaxDevices][kInstances] = {};
-  int dev = 0;
-  cudaError_t err = cudaGetDevice(&dev);
-  if (err != cudaSuccess) return Status(StatusCode::cuda_error, std::string("cudaGetDevice: ") + cudaGetErrorString(err));
-  const bool cacheable = dev >= 0 && dev < kMaxDevices;
-  if (cacheable) {
-    if (const int cached = cache[dev][instance].load(std::memory_order_relaxed); cached > 0) return cached;
-  }
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(2);
-  cfg.blockDim = dim3(threads);
-  cfg.dynamicSmemBytes = smem_bytes;
-  cudaLaunchAttribute attr = cluster_attribute();
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  int clusters = 0;
-  err = cudaOccupancyMaxActiveClusters(&clusters, fn, &cfg);
-  if (err != cudaSuccess || clusters <= 0)
-    return Status(StatusCode::cuda_error, std::string("cudaOccupancyMaxActiveClusters: ") +
-                                              (err != cudaSuccess ? cudaGetErrorString(err) : "no cluster fits"));
-  if (cacheable) cache[dev][instance].store(clusters, std::memory_order_relaxed);
-  return clusters;
 }
 
 template <WgmmaInput In, int S, bool kStreamK = false>
@@ -619,7 +575,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(max dynamic smem ") +
                                               std::to_string(smem) + "): " + cudaGetErrorString(err));
-  Result<int> resident = resident_clusters(fn, instance_index(input, S, kStreamK), smem, C::kThreads);
+  Result<int> resident = resident_clusters(fn, C::kClusterM, C::kThreads, static_cast<int>(smem));
   if (!resident.ok()) return resident.status();
   int64_t clusters = resident.value();
   if (max_clusters > 0) clusters = std::min<int64_t>(clusters, max_clusters);
@@ -659,7 +615,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   cfg.blockDim = dim3(C::kThreads);
   cfg.dynamicSmemBytes = smem;
   cfg.stream = args.stream;
-  cudaLaunchAttribute attr = cluster_attribute();
+  cudaLaunchAttribute attr = cluster_dim_attribute(C::kClusterM);
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   err = cudaLaunchKernelExC(&cfg, fn, kernel_args);
