@@ -1,6 +1,6 @@
 // The ping-pong persistent cluster kernel (src/kernels/sm90/wgmma_ws_pingpong.cu) against the
 // device reference (sm90_entry_check.cuh: fresh random inputs, D poisoned with NaN, every element
-// checked, run twice and compared bit for bit): bf16 and f16, 1/7/33 cubes, M/N/K tails, odd
+// checked, run twice and compared bit for bit): bf16 and f16, 4 and 5 stages, 1/7/33 cubes, M/N/K tails, odd
 // tile-row counts (the ghost CTA), a partial last round of pair-tiles, clusters with an odd
 // number of turns (warpgroup 2 idle on the last one, or on all of them). Grids capped at 1-3
 // clusters make each consumer warpgroup take many turns, so the turn barriers, the ring's skips
@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "gpu/gpu_test_util.hpp"
@@ -25,7 +26,10 @@
 namespace tcgemm {
 namespace {
 
-constexpr const char* kNames[] = {"sm90_wgmma_bf16_64x256x64_s4_pingpong", "sm90_wgmma_f16_64x256x64_s4_pingpong"};
+// [stages - 4][input: 0 bf16, 1 f16]
+constexpr const char* kNames[2][2] = {
+    {"sm90_wgmma_bf16_64x256x64_s4_pingpong", "sm90_wgmma_f16_64x256x64_s4_pingpong"},
+    {"sm90_wgmma_bf16_64x256x64_s5_pingpong", "sm90_wgmma_f16_64x256x64_s5_pingpong"}};
 
 int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
@@ -44,26 +48,45 @@ GemmDesc make_problem(DType input, Shape s, int64_t extra, float alpha) {
   return g;
 }
 
+// "s4_" (appended to, not prepended: GCC 12 warns -Wrestrict on "literal" + std::string).
+std::string stage_prefix(int stages) {
+  std::string p = "s";
+  p += std::to_string(stages);
+  p += "_";
+  return p;
+}
+
 std::string shape_name(Shape s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
-template <DType In, int kClusters>
+const KernelEntry& entry(DType input, int stages) {
+  const KernelEntry* k = find_kernel(kNames[stages - 4][input == DType::bf16 ? 0 : 1]);
+  EXPECT_NE(k, nullptr);
+  return *k;
+}
+
+template <DType In, int kStages, int kClusters>
 KernelEntry capped_entry() {
-  KernelEntry e = *find_kernel(kNames[In == DType::bf16 ? 0 : 1]);
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pingpong_launch(a, In, kClusters); };
+  KernelEntry e = entry(In, kStages);
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pingpong_launch(a, In, kStages, kClusters); };
   return e;
 }
 
-// cap 0: the registry's entry (every resident cluster).
-KernelEntry entry_for(DType input, int cap) {
+template <int kStages>
+KernelEntry capped_for(DType input, int cap) {
   const bool bf = input == DType::bf16;
   switch (cap) {
-    case 1: return bf ? capped_entry<DType::bf16, 1>() : capped_entry<DType::f16, 1>();
-    case 2: return bf ? capped_entry<DType::bf16, 2>() : capped_entry<DType::f16, 2>();
-    case 3: return bf ? capped_entry<DType::bf16, 3>() : capped_entry<DType::f16, 3>();
-    default: return *find_kernel(kNames[bf ? 0 : 1]);
+    case 1: return bf ? capped_entry<DType::bf16, kStages, 1>() : capped_entry<DType::f16, kStages, 1>();
+    case 2: return bf ? capped_entry<DType::bf16, kStages, 2>() : capped_entry<DType::f16, kStages, 2>();
+    case 3: return bf ? capped_entry<DType::bf16, kStages, 3>() : capped_entry<DType::f16, kStages, 3>();
+    default: return entry(input, kStages);
   }
+}
+
+// cap 0: the registry's entry (every resident cluster).
+KernelEntry entry_for(DType input, int stages, int cap) {
+  return stages == 4 ? capped_for<4>(input, cap) : capped_for<5>(input, cap);
 }
 
 // --- the registry entries on odd and round shapes ------------------------------------------------
@@ -75,27 +98,27 @@ const Shape kShapes[] = {{1, 1, 1},       {7, 7, 7},           {33, 33, 33},    
                          {1000, 1000, 1000}, {4096, 4096, 512}, {1024, 2304, 256}, {130, 253, 72},
                          {300, 700, 130},  {2048, 2048, 2048}};
 
-using Case = std::tuple<int, int>;  // input (0 bf16, 1 f16), shape index
+using Case = std::tuple<int, int, int>;  // stages, input (0 bf16, 1 f16), shape index
 class Sm90PingPong : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Sm90PingPong, MatchesDeviceReference) {
   TCGEMM_REQUIRE_GPU(90);
-  const auto [in, si] = GetParam();
+  const auto [stages, in, si] = GetParam();
   const DType input = in == 0 ? DType::bf16 : DType::f16;
   const float alphas[] = {1.0f, 0.75f, -1.25f};
   const GemmDesc g = make_problem(input, kShapes[si], si % 3 == 1 ? 8 : 0, alphas[si % 3]);
-  const KernelEntry k = entry_for(input, 0);
+  const KernelEntry k = entry_for(input, stages, 0);
   ASSERT_TRUE(k.supports(g).ok()) << k.supports(g).message();
   run_and_check(k, g, 0, /*twice=*/true);
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  const int in = std::get<0>(info.param), si = std::get<1>(info.param);
-  return std::string(in == 0 ? "bf16_" : "f16_") + shape_name(kShapes[si]);
+  const auto [stages, in, si] = info.param;
+  return stage_prefix(stages) + (in == 0 ? "bf16_" : "f16_") + shape_name(kShapes[si]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Sm90PingPong,
-                         ::testing::Combine(::testing::Range(0, 2),
+                         ::testing::Combine(::testing::Values(4, 5), ::testing::Range(0, 2),
                                             ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
                          case_name);
 
@@ -104,24 +127,26 @@ INSTANTIATE_TEST_SUITE_P(Registry, Sm90PingPong,
 // 1100x4500x100: 9 pair rows (ghost) x 18 columns, 2 k-blocks (fewer than the 4 stages);
 // 640x2100x333: N tail in the first half of a tile, 6 k-blocks.
 const Shape kFewShapes[] = {{1000, 1000, 1000}, {1100, 4500, 100}, {640, 2100, 333}};
-using FewCase = std::tuple<int, int, int>;  // input, shape index, clusters
+using FewCase = std::tuple<int, int, int, int>;  // stages, input, shape index, clusters
 class Sm90PingPongFewClusters : public ::testing::TestWithParam<FewCase> {};
 
 TEST_P(Sm90PingPongFewClusters, MatchesDeviceReference) {
   TCGEMM_REQUIRE_GPU(90);
-  const auto [in, si, cap] = GetParam();
+  const auto [stages, in, si, cap] = GetParam();
   const DType input = in == 0 ? DType::bf16 : DType::f16;
   const GemmDesc g = make_problem(input, kFewShapes[si], si == 1 ? 8 : 0, si == 2 ? -0.5f : 1.0f);
-  run_and_check(entry_for(input, cap), g, 0, /*twice=*/true);
+  run_and_check(entry_for(input, stages, cap), g, 0, /*twice=*/true);
 }
 
 std::string few_case_name(const ::testing::TestParamInfo<FewCase>& info) {
-  const auto [in, si, cap] = info.param;
-  return std::string(in == 0 ? "bf16_" : "f16_") + shape_name(kFewShapes[si]) + "_clusters" + std::to_string(cap);
+  const auto [stages, in, si, cap] = info.param;
+  return stage_prefix(stages) + (in == 0 ? "bf16_" : "f16_") + shape_name(kFewShapes[si]) + "_clusters" +
+         std::to_string(cap);
 }
 
 INSTANTIATE_TEST_SUITE_P(Capped, Sm90PingPongFewClusters,
-                         ::testing::Combine(::testing::Range(0, 2), ::testing::Range(0, 3), ::testing::Values(1, 3)),
+                         ::testing::Combine(::testing::Values(4, 5), ::testing::Range(0, 2), ::testing::Range(0, 3),
+                                            ::testing::Values(1, 3)),
                          few_case_name);
 
 // --- small: for compute-sanitizer (memcheck, racecheck, synccheck) ---------------------------------
@@ -131,20 +156,22 @@ INSTANTIATE_TEST_SUITE_P(Capped, Sm90PingPongFewClusters,
 // (fewer than the stages).
 const Shape kSmallShapes[] = {{130, 300, 200}, {100, 600, 70}, {200, 520, 136}};
 constexpr int kSmallCaps[] = {1, 2, 3};
-class Sm90PingPongSmall : public ::testing::TestWithParam<int> {};
+using SmallCase = std::tuple<int, int>;  // stages, shape index
+class Sm90PingPongSmall : public ::testing::TestWithParam<SmallCase> {};
 
 TEST_P(Sm90PingPongSmall, MatchesDeviceReference) {
   TCGEMM_REQUIRE_GPU(90);
-  const int si = GetParam();
+  const auto [stages, si] = GetParam();
   const GemmDesc g = make_problem(DType::bf16, kSmallShapes[si], si == 1 ? 8 : 0, 1.0f);
-  run_and_check(entry_for(DType::bf16, kSmallCaps[si]), g, 0, /*twice=*/false);
+  run_and_check(entry_for(DType::bf16, stages, kSmallCaps[si]), g, 0, /*twice=*/false);
 }
 
-std::string small_case_name(const ::testing::TestParamInfo<int>& info) {
-  return shape_name(kSmallShapes[info.param]) + "_clusters" + std::to_string(kSmallCaps[info.param]);
+std::string small_case_name(const ::testing::TestParamInfo<SmallCase>& info) {
+  const auto [stages, si] = info.param;
+  return stage_prefix(stages) + shape_name(kSmallShapes[si]) + "_clusters" + std::to_string(kSmallCaps[si]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, Sm90PingPongSmall, ::testing::Range(0, 3),
+INSTANTIATE_TEST_SUITE_P(Shapes, Sm90PingPongSmall, ::testing::Combine(::testing::Values(4, 5), ::testing::Range(0, 3)),
                          small_case_name);
 
 // --- D's ld padding ----------------------------------------------------------------------------------
@@ -152,7 +179,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Sm90PingPongSmall, ::testing::Range(0, 3),
 // would overwrite the caller's memory past each row.
 TEST(Sm90PingPongPadding, LdPaddingStaysUntouched) {
   TCGEMM_REQUIRE_GPU(90);
-  for (const Shape s : {Shape{130, 253, 72}, Shape{257, 515, 64}}) {
+  for (const auto& [stages, s] : {std::pair{4, Shape{130, 253, 72}}, std::pair{5, Shape{257, 515, 64}},
+                                  std::pair{5, Shape{130, 253, 72}}}) {
     const GemmDesc g = make_problem(DType::bf16, s, 16, 1.0f);
     const size_t na = stored_elements(extent_a(g), g.a.layout, g.a.ld);
     const size_t nb = stored_elements(extent_b(g), g.b.layout, g.b.ld);
@@ -167,7 +195,7 @@ TEST(Sm90PingPongPadding, LdPaddingStaysUntouched) {
     args.a = A.p;
     args.b = B.p;
     args.d = D.p;
-    const Status run = sm90_wgmma_ws_pingpong_launch(args, DType::bf16);
+    const Status run = sm90_wgmma_ws_pingpong_launch(args, DType::bf16, stages);
     ASSERT_TRUE(run.ok()) << run.message();
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<uint16_t> d(nd);
@@ -186,14 +214,14 @@ TEST(Sm90PingPongPadding, LdPaddingStaysUntouched) {
 
 // --- host ----------------------------------------------------------------------------------------------
 TEST(Sm90PingPongHost, RegisteredByNameOnlyWithThePersistentClusterContract) {
-  for (const char* name : kNames) {
+  for (const char* name : {kNames[0][0], kNames[0][1], kNames[1][0], kNames[1][1]}) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
     EXPECT_EQ(k->preference, 0) << name;
     EXPECT_EQ(k->cluster_m, 2) << name;
     EXPECT_EQ(k->tile_m, 64) << name;
     EXPECT_EQ(k->tile_n, 256) << name;
-    EXPECT_EQ(k->stages, 4) << name;
+    EXPECT_EQ(k->stages, std::string(name).find("_s4_") != std::string::npos ? 4 : 5) << name;
   }
   const GemmDesc ok = make_problem(DType::bf16, {256, 256, 256}, 0, 1.0f);
   EXPECT_TRUE(sm90_wgmma_ws_pingpong_supports(ok, DType::bf16).ok());

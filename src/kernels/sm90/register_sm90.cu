@@ -257,14 +257,14 @@ KernelEntry pc_entry(std::string_view name) {
 // wgmma_ws_pingpong.cu: the persistent cluster kernel's contract (TN, row-major 16-bit D,
 // beta == 0) with ping-pong consumers, each warpgroup a 64x256 tile of its own; by name only
 // (preference 0) until the bench decides.
-template <DType In>
+template <DType In, int kStages>
 KernelEntry pingpong_entry(std::string_view name) {
-  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pingpong_shape());
+  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pingpong_shape(kStages));
   e.cluster_m = 2;
   e.preference = 0;
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pingpong_supports(g, In); };
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pingpong_launch(a, In); };
-  e.function = [] { return sm90_wgmma_ws_pingpong_function(In); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pingpong_launch(a, In, kStages); };
+  e.function = [] { return sm90_wgmma_ws_pingpong_function(In, kStages); };
   e.workspace_bytes = nullptr;
   return e;
 }
@@ -377,8 +377,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk"));
   table.push_back(pc_repack_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_streamk"));
   table.push_back(pc_repack_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack_streamk"));
-  table.push_back(pingpong_entry<DType::bf16>("sm90_wgmma_bf16_64x256x64_s4_pingpong"));
-  table.push_back(pingpong_entry<DType::f16>("sm90_wgmma_f16_64x256x64_s4_pingpong"));
+  table.push_back(pingpong_entry<DType::bf16, 4>("sm90_wgmma_bf16_64x256x64_s4_pingpong"));
+  table.push_back(pingpong_entry<DType::f16, 4>("sm90_wgmma_f16_64x256x64_s4_pingpong"));
+  table.push_back(pingpong_entry<DType::bf16, 5>("sm90_wgmma_bf16_64x256x64_s5_pingpong"));
+  table.push_back(pingpong_entry<DType::f16, 5>("sm90_wgmma_f16_64x256x64_s5_pingpong"));
   table.push_back(streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_streamk"));
   table.push_back(streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_streamk"));
   table.push_back(serial_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_serial_splitk"));

@@ -32,7 +32,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -53,13 +52,19 @@ namespace {
 using dev::WgmmaInput;
 
 // --- config ----------------------------------------------------------------------------------
+// Stages 4: each consumer stages its whole 64x256 16-bit tile (32 KB, one TMA store round).
+// Stages 5: a fifth 40 KB stage fits only if each consumer stages one 64x64 box (8 KB) at a time,
+// four store rounds a tile; the rounds wait on the TMA engine's reads, but the epilogue is off the
+// tensor pipe's critical path here (it overlaps the other warpgroup's mainloop), so the deeper
+// ring may be worth more (bench/NOTES.md).
+template <int Stages>
 struct Config {
   static constexpr int kTileM = 64;   // one consumer warpgroup's tile: one m64n256k16 accumulator
   static constexpr int kTileN = 256;
   static constexpr int kTileK = 64;   // one 128-byte swizzle row of 16-bit elements
   static constexpr int kMmaK = 16;
   static constexpr int kElementBytes = 2;
-  static constexpr int kStages = 4;
+  static constexpr int kStages = Stages;
   static constexpr int kConsumers = 2;
   static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
   static constexpr int kClusterM = 2;
@@ -71,11 +76,12 @@ struct Config {
   static constexpr uint32_t kBHalfBytes = kBBytes / 2;                   // 16 KB
   static constexpr uint32_t kStageBytes = kABytes + kBBytes;             // 40 KB
 
-  // C staging: a consumer's 64x256 tile as four 64-row x 128-byte boxes, 128B-swizzled.
+  // C staging: 64-row x 128-byte boxes (64 columns), 128B-swizzled; kStoreCols a round.
   static constexpr int kBoxCols = kSwizzleBytes / kElementBytes;             // 64
   static constexpr uint32_t kBoxBytes = 64 * kSwizzleBytes;                  // 8 KB
-  static constexpr uint32_t kConsumerCBytes = kTileN / kBoxCols * kBoxBytes;  // 32 KB
-  static constexpr uint32_t kCBytes = kConsumers * kConsumerCBytes;          // 64 KB
+  static constexpr int kStoreCols = Stages == 4 ? kTileN : kBoxCols;
+  static constexpr uint32_t kConsumerCBytes = kStoreCols / kBoxCols * kBoxBytes;  // 32 or 8 KB
+  static constexpr uint32_t kCBytes = kConsumers * kConsumerCBytes;
   static constexpr int kChunkCols = 16 / kElementBytes;  // TMA stores whole 16-byte chunks
 
   static constexpr uint32_t kBarrierBytes = 2 * kStages * 8;
@@ -89,18 +95,27 @@ struct Config {
   // Named barrier ids: 0 is __syncthreads; a consumer's epilogue barrier, then the turn barriers.
   static constexpr int kStoreBar = 2;  // + consumer, 128 threads
   static constexpr int kOrderBar = 4;  // + consumer, 256 threads
-  // Pair rows per raster group: 16 x 128 rows = the same 2048-row band of A as the persistent
-  // cluster kernel's default (8 pair rows of 256), so a wave reads the same A and B in L2.
-  static constexpr int kGroup = 16;
 };
 
-static_assert(Config::kTileK * Config::kElementBytes == Config::kSwizzleBytes, "BK fills one 128-byte swizzle row");
-static_assert(Config::kABytes % Config::kAtomBytes == 0 && Config::kBHalfBytes % Config::kAtomBytes == 0 &&
-                  Config::kBoxBytes % Config::kAtomBytes == 0,
-              "every stage, B half and C box starts on a 1024-byte swizzle atom");
-static_assert(Config::kSmemBytes <= 227 * 1024, "over the 227 KB per-block shared-memory limit");
-static_assert(128 * Config::kProducerRegisters + 128 * Config::kConsumers * Config::kConsumerRegisters <= 65536,
-              "register budget over the 64K-register file");
+template <int S>
+constexpr bool check_config() {
+  using C = Config<S>;
+  static_assert(S == 4 || S == 5, "4 stages + 64 KB of C, or 5 stages + 16 KB");
+  static_assert(C::kTileK * C::kElementBytes == C::kSwizzleBytes, "BK fills one 128-byte swizzle row");
+  static_assert(C::kABytes % C::kAtomBytes == 0 && C::kBHalfBytes % C::kAtomBytes == 0 &&
+                    C::kBoxBytes % C::kAtomBytes == 0,
+                "every stage, B half and C box starts on a 1024-byte swizzle atom");
+  static_assert(C::kTileN % C::kStoreCols == 0 && C::kStoreCols % C::kBoxCols == 0, "C goes out in whole boxes");
+  static_assert(C::kSmemBytes <= 227 * 1024, "over the 227 KB per-block shared-memory limit");
+  static_assert(128 * C::kProducerRegisters + 128 * C::kConsumers * C::kConsumerRegisters <= 65536,
+                "register budget over the 64K-register file");
+  return true;
+}
+static_assert(check_config<4>() && check_config<5>());
+using Geometry = Config<4>;  // tile and cluster: the same for every stage count
+// Pair rows per raster group: 16 x 128 rows = the same 2048-row band of A as the persistent
+// cluster kernel's default (8 pair rows of 256), so a wave reads the same A and B in L2.
+constexpr int kRasterGroup = 16;
 
 struct Params {
   int64_t m, n;
@@ -122,30 +137,31 @@ struct TileCoord {
 
 // Pair-tile pt -> this CTA's tile: groups of kGroup pair rows sweep all tile columns.
 __device__ __forceinline__ TileCoord tile_coord(int64_t pt, uint32_t rank, const Params& p) {
-  const int64_t group_tiles = Config::kGroup * p.tiles_n;
-  const int64_t first_pm = (pt / group_tiles) * Config::kGroup;
-  const int64_t group_rows = min(p.pairs_m - first_pm, static_cast<int64_t>(Config::kGroup));
+  const int64_t group_tiles = kRasterGroup * p.tiles_n;
+  const int64_t first_pm = (pt / group_tiles) * kRasterGroup;
+  const int64_t group_rows = min(p.pairs_m - first_pm, static_cast<int64_t>(kRasterGroup));
   const int64_t in_group = pt % group_tiles;
   const int64_t pair_m = first_pm + in_group % group_rows;
   const int64_t tile_n = in_group / group_rows;
-  const bool ghost = Config::kClusterM * pair_m + rank >= p.tiles_m;
-  const int64_t tile_m = Config::kClusterM * pair_m + (ghost ? 0 : rank);
-  return {static_cast<int32_t>(tile_m * Config::kTileM), static_cast<int32_t>(tile_n * Config::kTileN), ghost};
+  const bool ghost = Geometry::kClusterM * pair_m + rank >= p.tiles_m;
+  const int64_t tile_m = Geometry::kClusterM * pair_m + (ghost ? 0 : rank);
+  return {static_cast<int32_t>(tile_m * Geometry::kTileM), static_cast<int32_t>(tile_n * Geometry::kTileN), ghost};
 }
 
 // Moves a ring position on by n stages.
+template <int kStages>
 __device__ __forceinline__ void ring_advance(int& s, uint32_t& phase, int n) {
   const int to = s + n;
-  phase ^= static_cast<uint32_t>(to / Config::kStages) & 1u;
-  s = to % Config::kStages;
+  phase ^= static_cast<uint32_t>(to / kStages) & 1u;
+  s = to % kStages;
 }
 
 // --- the kernel ------------------------------------------------------------------------------
-template <WgmmaInput In>
-__global__ void __launch_bounds__(Config::kThreads, 1)
+template <WgmmaInput In, int S>
+__global__ void __launch_bounds__(Config<S>::kThreads, 1)
     wgmma_ws_pingpong_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                              const __grid_constant__ CUtensorMap map_d, const Params p) {
-  using C = Config;
+  using C = Config<S>;
   using Mma = dev::Wgmma<C::kTileN, In, 0, 0>;
 
   // [A stages][B stages][C: consumer 0, consumer 1][full][empty]
@@ -189,7 +205,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
           dev::tma_load_2d(ring.a(s), &map_a, ring.full(s), k0, tc.m0);
           if (rank == 0 || b_upper_half)
             dev::tma_load_2d_multicast(ring.b(s) + rank * C::kBHalfBytes, &map_b, ring.full(s), k0, b_row, kBothCtas);
-          ring_advance(s, phase, 1);
+          ring_advance<C::kStages>(s, phase, 1);
         }
       }
     }
@@ -218,7 +234,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     int s = 0;
     uint32_t phase = 0;
     if (consumer == 1) {
-      ring_advance(s, phase, p.k_tiles);  // turn 0's stages belong to warpgroup 1
+      ring_advance<C::kStages>(s, phase, p.k_tiles);  // turn 0's stages belong to warpgroup 1
       if (turns > 0) dev::named_barrier_arrive(C::kOrderBar + 0, 256);
     }
 
@@ -247,7 +263,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
         dev::wgmma_wait_group<1>();  // the previous k-block has finished reading its stage
         if (kt > 0) release(prev);
         prev = s;
-        ring_advance(s, phase, 1);
+        ring_advance<C::kStages>(s, phase, 1);
       }
       // Every wgmma of this tile is issued: the other warpgroup may issue its own behind them.
       if (turn + 1 < turns) dev::named_barrier_arrive(C::kOrderBar + (consumer ^ 1), 256);
@@ -255,56 +271,61 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
       release(prev);
-      ring_advance(s, phase, p.k_tiles);  // the other warpgroup's turn
+      ring_advance<C::kStages>(s, phase, p.k_tiles);  // the other warpgroup's turn
 
       // --- epilogue: alpha*acc -> 16-bit -> swizzled C boxes -> TMA store, overlapping the
       // other warpgroup's mainloop ------------------------------------------------------------
       if (tc.ghost) continue;  // uniform across the CTA
-      if (t == 0) dev::bulk_wait_group_read<0>();  // this buffer's last store has been read out
-      dev::named_barrier_sync(C::kStoreBar + consumer, 128);
 #pragma unroll
-      for (int j = 0; j < C::kTileN / 8; ++j) {
-        const uint32_t box = static_cast<uint32_t>(j / (C::kBoxCols / 8));
-        const uint32_t chunk16 = ((static_cast<uint32_t>(j % (C::kBoxCols / 8))) ^ swz) * 16;
+      for (int round = 0; round < C::kTileN / C::kStoreCols; ++round) {
+        if (t == 0) dev::bulk_wait_group_read<0>();  // this buffer's last store has been read out
+        dev::named_barrier_sync(C::kStoreBar + consumer, 128);
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const float x = p.alpha * acc[4 * j + 2 * h], y = p.alpha * acc[4 * j + 2 * h + 1];
-          const uint32_t addr = c_thread + box * C::kBoxBytes + h * 8 * C::kSwizzleBytes + chunk16;
-          uint32_t bits;
-          if constexpr (In == WgmmaInput::bf16) {
-            const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
-            bits = *reinterpret_cast<const uint32_t*>(&v);
-          } else {
-            const __half2 v = __floats2half2_rn(x, y);
-            bits = *reinterpret_cast<const uint32_t*>(&v);
+        for (int jj = 0; jj < C::kStoreCols / 8; ++jj) {
+          const int j = round * C::kStoreCols / 8 + jj;
+          const uint32_t box = static_cast<uint32_t>(jj / (C::kBoxCols / 8));
+          const uint32_t chunk16 = ((static_cast<uint32_t>(jj % (C::kBoxCols / 8))) ^ swz) * 16;
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const float x = p.alpha * acc[4 * j + 2 * h], y = p.alpha * acc[4 * j + 2 * h + 1];
+            const uint32_t addr = c_thread + box * C::kBoxBytes + h * 8 * C::kSwizzleBytes + chunk16;
+            uint32_t bits;
+            if constexpr (In == WgmmaInput::bf16) {
+              const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
+              bits = *reinterpret_cast<const uint32_t*>(&v);
+            } else {
+              const __half2 v = __floats2half2_rn(x, y);
+              bits = *reinterpret_cast<const uint32_t*>(&v);
+            }
+            asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(bits) : "memory");
           }
-          asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(bits) : "memory");
         }
-      }
-      dev::fence_proxy_async_shared();  // generic-proxy writes -> visible to the TMA engine
-      dev::named_barrier_sync(C::kStoreBar + consumer, 128);
-      if (t == 0 && tc.m0 < p.m) {
+        dev::fence_proxy_async_shared();  // generic-proxy writes -> visible to the TMA engine
+        dev::named_barrier_sync(C::kStoreBar + consumer, 128);
+        const int32_t n0 = tc.n0 + round * C::kStoreCols;
+        if (t == 0 && tc.m0 < p.m) {
 #pragma unroll
-        for (int b = 0; b < C::kTileN / C::kBoxCols; ++b) {
-          const int32_t col = tc.n0 + b * C::kBoxCols;
-          if (col < p.n_tma) dev::tma_store_2d(&map_d, c_buffer + b * C::kBoxBytes, col, tc.m0);
+          for (int b = 0; b < C::kStoreCols / C::kBoxCols; ++b) {
+            const int32_t col = n0 + b * C::kBoxCols;
+            if (col < p.n_tma) dev::tma_store_2d(&map_d, c_buffer + b * C::kBoxBytes, col, tc.m0);
+          }
+          dev::bulk_commit_group();
         }
-        dev::bulk_commit_group();
-      }
-      if (p.n_tma < p.n && p.n_tma >= tc.n0 && p.n_tma < tc.n0 + C::kTileN) {  // uniform
-        // The 1-7 columns past the last whole 16-byte chunk, 64 rows.
-        const int tail = static_cast<int>(p.n - p.n_tma);
-        const int local0 = static_cast<int>(p.n_tma - tc.n0);
-        for (int i = t; i < 64 * C::kChunkCols; i += 128) {
-          const int r = i / C::kChunkCols, c = i % C::kChunkCols;
-          if (c >= tail || tc.m0 + r >= p.m) continue;
-          const int local = local0 + c;
-          const uint32_t byte = static_cast<uint32_t>(local % C::kBoxCols) * C::kElementBytes;
-          const uint32_t addr = c_buffer + (local / C::kBoxCols) * C::kBoxBytes + r * C::kSwizzleBytes +
-                                (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
-          uint16_t bits;
-          asm volatile("ld.shared.u16 %0, [%1];" : "=h"(bits) : "r"(addr) : "memory");
-          static_cast<uint16_t*>(p.d)[(tc.m0 + r) * p.ldd + p.n_tma + c] = bits;
+        if (p.n_tma < p.n && p.n_tma >= n0 && p.n_tma < n0 + C::kStoreCols) {  // uniform
+          // The 1-7 columns past the last whole 16-byte chunk, 64 rows.
+          const int tail = static_cast<int>(p.n - p.n_tma);
+          const int local0 = static_cast<int>(p.n_tma - n0);
+          for (int i = t; i < 64 * C::kChunkCols; i += 128) {
+            const int r = i / C::kChunkCols, c = i % C::kChunkCols;
+            if (c >= tail || tc.m0 + r >= p.m) continue;
+            const int local = local0 + c;
+            const uint32_t byte = static_cast<uint32_t>(local % C::kBoxCols) * C::kElementBytes;
+            const uint32_t addr = c_buffer + (local / C::kBoxCols) * C::kBoxBytes + r * C::kSwizzleBytes +
+                                  (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
+            uint16_t bits;
+            asm volatile("ld.shared.u16 %0, [%1];" : "=h"(bits) : "r"(addr) : "memory");
+            static_cast<uint16_t*>(p.d)[(tc.m0 + r) * p.ldd + p.n_tma + c] = bits;
+          }
         }
       }
     }
@@ -315,51 +336,14 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
 }
 
 // --- host side -------------------------------------------------------------------------------
-template <WgmmaInput In>
+template <WgmmaInput In, int S>
 const void* kernel_function() {
-  return reinterpret_cast<const void*>(&wgmma_ws_pingpong_kernel<In>);
+  return reinterpret_cast<const void*>(&wgmma_ws_pingpong_kernel<In, S>);
 }
 
-cudaLaunchAttribute cluster_attribute() {
-  cudaLaunchAttribute a{};
-  a.id = cudaLaunchAttributeClusterDimension;
-  a.val.clusterDim.x = Config::kClusterM;
-  a.val.clusterDim.y = 1;
-  a.val.clusterDim.z = 1;
-  return a;
-}
-
-// 2-CTA clusters of this kernel resident at once (both SMs of a cluster in one GPC), asked once
-// per device and instance (0 bf16, 1 f16).
-Result<int> resident_clusters(const void* fn, int instance) {
-  constexpr int kMaxDevices = 64;
-  static std::atomic<int> cache[kMaxDevices][2] = {};
-  int dev = 0;
-  if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess)
-    return Status(StatusCode::cuda_error, std::string("cudaGetDevice: ") + cudaGetErrorString(e));
-  const bool cacheable = dev >= 0 && dev < kMaxDevices;
-  if (cacheable) {
-    if (const int cached = cache[dev][instance].load(std::memory_order_relaxed); cached > 0) return cached;
-  }
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(Config::kClusterM);
-  cfg.blockDim = dim3(Config::kThreads);
-  cfg.dynamicSmemBytes = Config::kSmemBytes;
-  cudaLaunchAttribute attr = cluster_attribute();
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  int clusters = 0;
-  const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, fn, &cfg);
-  if (e != cudaSuccess || clusters <= 0)
-    return Status(StatusCode::cuda_error, std::string("cudaOccupancyMaxActiveClusters: ") +
-                                              (e != cudaSuccess ? cudaGetErrorString(e) : "no cluster fits"));
-  if (cacheable) cache[dev][instance].store(clusters, std::memory_order_relaxed);
-  return clusters;
-}
-
-template <WgmmaInput In>
+template <WgmmaInput In, int S>
 Status launch_impl(const GemmArgs& args, int max_clusters) {
-  using C = Config;
+  using C = Config<S>;
   const GemmDesc& g = args.desc;
   const int64_t lda = effective_ld(g.a, extent_a(g));
   const int64_t ldb = effective_ld(g.b, extent_b(g));
@@ -389,9 +373,9 @@ Status launch_impl(const GemmArgs& args, int max_clusters) {
   p.alpha = g.alpha;
   if (p.pair_tiles <= 0) return Status::success();
 
-  const void* fn = kernel_function<In>();
+  const void* fn = kernel_function<In, S>();
   if (Status s = allow_dynamic_smem(fn, static_cast<int>(C::kSmemBytes)); !s.ok()) return s;
-  Result<int> resident = resident_clusters(fn, In == WgmmaInput::bf16 ? 0 : 1);
+  Result<int> resident = resident_clusters(fn, C::kClusterM, C::kThreads, static_cast<int>(C::kSmemBytes));
   if (!resident.ok()) return resident.status();
   int64_t clusters = resident.value();
   if (max_clusters > 0) clusters = std::min<int64_t>(clusters, max_clusters);
@@ -404,7 +388,7 @@ Status launch_impl(const GemmArgs& args, int max_clusters) {
   cfg.blockDim = dim3(C::kThreads);
   cfg.dynamicSmemBytes = C::kSmemBytes;
   cfg.stream = args.stream;
-  cudaLaunchAttribute attr = cluster_attribute();
+  cudaLaunchAttribute attr = cluster_dim_attribute(C::kClusterM);
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   if (cudaError_t e = cudaLaunchKernelExC(&cfg, fn, kernel_args); e != cudaSuccess)
@@ -422,22 +406,29 @@ Status sm90_wgmma_ws_pingpong_supports(const GemmDesc& g, DType input) {
   return sm90_wgmma_ws_pc_supports(g, input);
 }
 
-Status sm90_wgmma_ws_pingpong_launch(const GemmArgs& args, DType input, int max_clusters) {
+Status sm90_wgmma_ws_pingpong_launch(const GemmArgs& args, DType input, int stages, int max_clusters) {
   if (input != DType::bf16 && input != DType::f16)
     return Status(StatusCode::internal, "ping-pong kernel: input must be bf16 or f16");
+  if (stages != 4 && stages != 5) return Status(StatusCode::internal, "ping-pong kernel: stages must be 4 or 5");
   if (args.a == nullptr || args.b == nullptr || args.d == nullptr)
     return Status::invalid("A, B and D must be non-null");
-  return input == DType::bf16 ? launch_impl<WgmmaInput::bf16>(args, max_clusters)
-                              : launch_impl<WgmmaInput::f16>(args, max_clusters);
+  if (input == DType::bf16)
+    return stages == 4 ? launch_impl<WgmmaInput::bf16, 4>(args, max_clusters)
+                       : launch_impl<WgmmaInput::bf16, 5>(args, max_clusters);
+  return stages == 4 ? launch_impl<WgmmaInput::f16, 4>(args, max_clusters)
+                     : launch_impl<WgmmaInput::f16, 5>(args, max_clusters);
 }
 
-const void* sm90_wgmma_ws_pingpong_function(DType input) {
-  return input == DType::bf16 ? kernel_function<WgmmaInput::bf16>() : kernel_function<WgmmaInput::f16>();
+const void* sm90_wgmma_ws_pingpong_function(DType input, int stages) {
+  if (input == DType::bf16)
+    return stages == 4 ? kernel_function<WgmmaInput::bf16, 4>() : kernel_function<WgmmaInput::bf16, 5>();
+  return stages == 4 ? kernel_function<WgmmaInput::f16, 4>() : kernel_function<WgmmaInput::f16, 5>();
 }
 
-Sm90WsShape sm90_wgmma_ws_pingpong_shape() {
-  return {Config::kTileM, Config::kTileN, Config::kTileK, Config::kStages, Config::kThreads,
-          static_cast<int>(Config::kSmemBytes)};
+Sm90WsShape sm90_wgmma_ws_pingpong_shape(int stages) {
+  using C = Geometry;
+  return {C::kTileM, C::kTileN, C::kTileK, stages, C::kThreads,
+          static_cast<int>(stages == 4 ? Config<4>::kSmemBytes : Config<5>::kSmemBytes)};
 }
 
 }  // namespace tcgemm

@@ -10,10 +10,12 @@
 namespace tcgemm {
 
 Status sm90_wgmma_ws_pingpong_supports(const GemmDesc& g, DType input);
-// max_clusters caps the persistent grid (0: as many 2-CTA clusters as can be resident at once).
-Status sm90_wgmma_ws_pingpong_launch(const GemmArgs& args, DType input, int max_clusters = 0);
-const void* sm90_wgmma_ws_pingpong_function(DType input);
+// stages: 4 (each consumer stages its whole 64x256 C tile, 32 KB, one store round) or 5 (8 KB of C
+// a consumer, four rounds). max_clusters caps the persistent grid (0: as many 2-CTA clusters as
+// can be resident at once).
+Status sm90_wgmma_ws_pingpong_launch(const GemmArgs& args, DType input, int stages, int max_clusters = 0);
+const void* sm90_wgmma_ws_pingpong_function(DType input, int stages);
 // tile_m is one consumer warpgroup's tile (64); threads and shared memory are the CTA's.
-Sm90WsShape sm90_wgmma_ws_pingpong_shape();
+Sm90WsShape sm90_wgmma_ws_pingpong_shape(int stages);
 
 }  // namespace tcgemm
