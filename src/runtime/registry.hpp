@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct KernelEntry {
   // and how many bytes it copies before the GEMM (nullptr: none).
   int (*split_k)(const GemmDesc&) = nullptr;
   std::size_t (*copy_bytes)(const GemmDesc&) = nullptr;
+  // What this path will run for g when it plans per problem (the tile and split the split-K
+  // planner picks, with its predicted time), for `tcgemm explain`; nullptr: nothing to add.
+  std::string (*describe)(const GemmDesc&) = nullptr;
   // The __global__ function, for cudaFuncGetAttributes (registers, smem) in `tcgemm kernels`.
   const void* (*function)() = nullptr;
   // Dynamic shared memory bytes per CTA the launch requests, for occupancy in `tcgemm kernels`;

@@ -77,11 +77,15 @@ int run_explain(const ExplainFlags& f) {
   const nlohmann::json verdicts = kernel_verdicts(*g);
   const Result<std::string_view> picked = pick_kernel(*g);
   const std::string picked_name = picked.ok() ? std::string(*picked) : "";
+  const KernelEntry* picked_entry = picked.ok() ? find_kernel(picked_name) : nullptr;
+  const std::string picked_plan =
+      picked_entry != nullptr && picked_entry->describe != nullptr ? picked_entry->describe(*g) : "";
   if (f.json) {
     nlohmann::json j = explain_json(*r);
     if (!dev->note.empty()) j["note"] = dev->note;
     j["kernels"] = verdicts;
     j["picked_kernel"] = picked_name;
+    j["picked_plan"] = picked_plan;
     const int rc = f.measure ? measure_paths(*r, true, j, std::cerr) : 0;
     std::cout << j.dump(2) << "\n";
     return rc;
@@ -90,6 +94,7 @@ int run_explain(const ExplainFlags& f) {
     std::cout << explain_text(*r);
     std::cout << "\nKernels for " << to_string(g->a.dtype) << " (gemm() picks "
               << (picked.ok() ? picked_name : "none: " + picked.status().message()) << ")\n";
+    if (!picked_plan.empty()) std::cout << "  its plan: " << picked_plan << "\n";
     for (const auto& v : verdicts)
       std::cout << "  " << (v["supported"].get<bool>() ? "ok      " : "refused ") << v["name"].get<std::string>()
                 << (v["supported"].get<bool>() ? "" : ": " + v["reason"].get<std::string>()) << "\n";

@@ -23,4 +23,10 @@ cudaLaunchAttribute cluster_dim_attribute(unsigned ctas);
 // (a kernel is always launched with the same shape). Thread-safe.
 Result<int> resident_clusters(const void* kernel, unsigned cluster_ctas, int threads, int smem_bytes);
 
+// Whether the current device has programmatic dependent launch (sm_90 and newer); cached per device.
+bool device_has_pdl();
+// The launch attribute that lets a kernel overlap its prologue with the previous kernel's drain
+// (its code must call dev::pdl_wait() before touching global memory, common/pdl.cuh).
+cudaLaunchAttribute pdl_attribute();
+
 }  // namespace tcgemm

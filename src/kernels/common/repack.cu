@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <string>
 
+#include "kernels/common/launch_attributes.hpp"
+#include "kernels/common/pdl.cuh"
 #include "kernels/common/tensor_map.hpp"
 
 namespace tcgemm {
@@ -60,6 +62,8 @@ struct RepackCopies {
 // past the smaller one's segments leave at once.
 __global__ void __launch_bounds__(32 * kWarps) repack_16bit_kernel(const RepackCopies jobs) {
   __shared__ alignas(16) uint16_t bounce[kWarps][kSegment];
+  dev::pdl_wait();  // PDL-launched: the previous kernel's writes first (common/pdl.cuh)
+  dev::pdl_launch_dependents();
   const RepackCopy j = blockIdx.z == 0 ? jobs.copy[0] : jobs.copy[1];  // no dynamic index: no local copy
   const int64_t col0 = int64_t{blockIdx.x} * kSegment;
   if (col0 >= j.ld_dst) return;
@@ -79,6 +83,8 @@ __global__ void __launch_bounds__(32 * kWarps) unpack_16bit_kernel(const uint16_
                                                                    uint16_t* __restrict__ dst, int64_t ld_dst) {
   __shared__ alignas(16) uint16_t bounce[kWarps][kSegment];
   uint16_t(&b)[kSegment] = bounce[threadIdx.x / 32];
+  dev::pdl_wait();
+  dev::pdl_launch_dependents();
   const int lane = threadIdx.x % 32;
   const int64_t col0 = int64_t{blockIdx.x} * kSegment;
   const int valid = static_cast<int>(min(line_length - col0, static_cast<int64_t>(kSegment)));
@@ -114,6 +120,20 @@ bool breaks_tma_rule(const MatrixDesc& m, StoredExtent e) {
 
 namespace {
 
+// 32 * kWarps threads, no dynamic shared memory, programmatic stream serialization where the
+// device has it.
+template <typename... Params, typename... Args>
+cudaError_t launch_pdl(void (*kernel)(Params...), dim3 grid, cudaStream_t stream, Args... args) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = dim3(32 * kWarps);
+  cfg.stream = stream;
+  cudaLaunchAttribute attr = pdl_attribute();
+  cfg.attrs = &attr;
+  cfg.numAttrs = device_has_pdl() ? 1 : 0;
+  return cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(args)...);
+}
+
 Status check_copy(const RepackCopy& c) {
   if (c.src == nullptr || c.dst == nullptr || c.lines < 1 || c.line_length < 1 || c.ld_src < c.line_length ||
       c.ld_dst < c.line_length || c.ld_dst % 8 != 0 || reinterpret_cast<uintptr_t>(c.dst) % 16 != 0 ||
@@ -134,10 +154,11 @@ Status launch_copies(const RepackCopies& jobs, int count, cudaStream_t stream) {
     segments = std::max(segments, (jobs.copy[i].ld_dst + kSegment - 1) / kSegment);
     line_groups = std::max(line_groups, std::min<int64_t>((jobs.copy[i].lines + kWarps - 1) / kWarps, 65535));
   }
-  repack_16bit_kernel<<<dim3(static_cast<unsigned>(segments), static_cast<unsigned>(line_groups),
-                             static_cast<unsigned>(count)),
-                        32 * kWarps, 0, stream>>>(jobs);
-  const cudaError_t err = cudaGetLastError();
+  cudaError_t err = launch_pdl(repack_16bit_kernel,
+                               dim3(static_cast<unsigned>(segments), static_cast<unsigned>(line_groups),
+                                    static_cast<unsigned>(count)),
+                               stream, jobs);
+  if (err == cudaSuccess) err = cudaGetLastError();
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("repack launch failed: ") + cudaGetErrorString(err));
   return Status::success();
@@ -164,10 +185,10 @@ Status unpack_16bit(const void* src, int64_t ld_src, int64_t lines, int64_t line
   const int64_t segments = (line_length + kSegment - 1) / kSegment;
   const int64_t line_groups = std::min<int64_t>((lines + kWarps - 1) / kWarps, 65535);
   if (segments > 0x7fffffff) return Status::unsupported("unpack_16bit: lines longer than 2^40 elements");
-  unpack_16bit_kernel<<<dim3(static_cast<unsigned>(segments), static_cast<unsigned>(line_groups)), 32 * kWarps, 0,
-                        stream>>>(static_cast<const uint16_t*>(src), ld_src, lines, line_length,
-                                  static_cast<uint16_t*>(dst), ld_dst);
-  const cudaError_t err = cudaGetLastError();
+  cudaError_t err = launch_pdl(unpack_16bit_kernel, dim3(static_cast<unsigned>(segments), static_cast<unsigned>(line_groups)),
+                               stream, static_cast<const uint16_t*>(src), ld_src, lines, line_length,
+                               static_cast<uint16_t*>(dst), ld_dst);
+  if (err == cudaSuccess) err = cudaGetLastError();
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("unpack launch failed: ") + cudaGetErrorString(err));
   return Status::success();

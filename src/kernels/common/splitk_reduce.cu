@@ -14,6 +14,8 @@
 #include <string>
 
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch_attributes.hpp"
+#include "kernels/common/pdl.cuh"
 
 namespace tcgemm {
 namespace {
@@ -46,32 +48,13 @@ struct Vec<4> {
   __device__ static void set(float* s, T w) { s[0] = w.x; s[1] = w.y; s[2] = w.z; s[3] = w.w; }
 };
 
-// Launched with programmatic stream serialization: the block may start while the GEMM pass is
-// still draining, and waits here until its writes are visible (a no-op without a primary).
-__device__ __forceinline__ void wait_for_primary() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-// Programmatic dependent launch exists from sm_90 on; older devices get a plain launch.
-bool device_has_pdl() {
-  int device = 0, major = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return major >= 9;
-}
-
 // 2D blocks: threadIdx.x walks a line V elements at a time, threadIdx.y picks the line, so no
 // per-element 64-bit division (the flat-index version spent its time there: 11 us under ncu for
 // 1000x1000 x 4 slabs, bench/NOTES.md).
 template <int V>
 __global__ void __launch_bounds__(kThreads) splitk_reduce_kernel(const SplitKReduceArgs a) {
   using L = Vec<V>;
-  wait_for_primary();
+  dev::pdl_wait();  // launched with programmatic stream serialization (common/pdl.cuh)
   const int64_t total = a.m * a.n;
   const int64_t line = a.row_major ? a.n : a.m;
   const int64_t lines = a.row_major ? a.m : a.n;
@@ -120,9 +103,7 @@ cudaError_t launch(const SplitKReduceArgs& args, cudaStream_t stream) {
   cfg.gridDim = dim3(static_cast<unsigned>(std::min<int64_t>(gx, 65535)), static_cast<unsigned>(gy), 1);
   cfg.blockDim = dim3(static_cast<unsigned>(tx), static_cast<unsigned>(ty), 1);
   cfg.stream = stream;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attr = pdl_attribute();
   cfg.attrs = &attr;
   cfg.numAttrs = device_has_pdl() ? 1 : 0;
   return cudaLaunchKernelEx(&cfg, splitk_reduce_kernel<V>, args);

@@ -171,6 +171,7 @@ KernelEntry planned_entry(std::string_view name) {
   e.workspace_bytes = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count()).workspace_bytes; };
   e.split_k = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count()).splits; };
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_planned_launch(a, In); };
+  e.describe = [](const GemmDesc& g) { return describe(plan_split_k(g, In, current_sm_count())); };
   return e;
 }
 
@@ -195,6 +196,9 @@ KernelEntry planned_repack_entry(std::string_view name) {
     Result<GemmArgs> next = repack_before_split(args);
     if (!next.ok()) return next.status();
     return sm90_wgmma_ws_planned_launch(next.value(), In);
+  };
+  e.describe = [](const GemmDesc& g) {
+    return "repack A/B, then " + describe(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()));
   };
   return e;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -231,6 +232,14 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count) {
 }
 
 }  // namespace
+
+std::string describe(const SplitKPlan& p) {
+  if (p.predicted_us >= 1e30) return "no split-K tile supports this problem";
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "tile %s, %d K slice%s of %d k-blocks, %d CTAs; model %.1f us", to_string(p.variant).c_str(),
+                p.splits, p.splits == 1 ? "" : "s", p.k_blocks_per_split, p.ctas, p.predicted_us);
+  return buf;
+}
 
 Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input) {
   const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count());

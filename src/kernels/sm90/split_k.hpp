@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "runtime/registry.hpp"
@@ -59,6 +60,8 @@ struct SplitKPlan {
   std::size_t workspace_bytes = 0;
 };
 SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count);
+// "tile 128x64 s9, 16 K slices of 64 k-blocks, 128 CTAs; model 27.8 us" (for `tcgemm explain`).
+std::string describe(const SplitKPlan& p);
 // The model for one candidate (exposed for tests and the profiler's notes).
 double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int splits, int sm_count);
 

@@ -16,6 +16,7 @@
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
+#include "kernels/common/pdl.cuh"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
@@ -165,10 +166,11 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     ring.init(C::kStages, C::kConsumers * 4);  // one empty arrival per consumer warp
   }
   __syncthreads();
-  // A dependent launched with programmatic stream serialization (split-K's reduce) may be
-  // scheduled now; it waits (griddepcontrol.wait) for this grid's writes, so only its launch
-  // latency overlaps. A no-op when nothing depends on this grid that way.
-  asm volatile("griddepcontrol.launch_dependents;");
+  // Programmatic dependent launch (common/pdl.cuh): the prologue above may overlap the previous
+  // kernel's drain; nothing global is touched before the wait. The next PDL grid (split-K's
+  // reduce, the next GEMM) may then be scheduled onto SMs this grid leaves idle.
+  dev::pdl_wait();
+  dev::pdl_launch_dependents();
 
   // Tile order: groups of kGroupM tile rows sweep all tile columns, so CTAs resident together
   // share B columns and a small band of A rows in L2.
@@ -571,9 +573,15 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   const CUtensorMap* ma = &map_a.value().map;
   const CUtensorMap* mb = &map_b.value().map;
   void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), &p};
-  const cudaError_t err = cudaLaunchKernel(fn, dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits)),
-                         dim3(static_cast<unsigned>(shape.threads)), kernel_args,
-                         static_cast<std::size_t>(shape.smem_bytes), args.stream);
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
+  cfg.blockDim = dim3(static_cast<unsigned>(shape.threads));
+  cfg.dynamicSmemBytes = static_cast<std::size_t>(shape.smem_bytes);
+  cfg.stream = args.stream;
+  cudaLaunchAttribute attr = pdl_attribute();
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  const cudaError_t err = cudaLaunchKernelExC(&cfg, fn, kernel_args);
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("sm90 wgmma launch failed: ") + cudaGetErrorString(err));
   return Status::success();

@@ -64,8 +64,9 @@
 
 #include "kernels/common/cluster.cuh"
 #include "kernels/common/fixup.cuh"
-#include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
+#include "kernels/common/launch_attributes.hpp"
+#include "kernels/common/pdl.cuh"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
@@ -301,6 +302,10 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
     ring.init(C::kStages, C::kClusterM * C::kConsumers);  // one empty arrival per consumer warpgroup, both CTAs
   }
   dev::cluster_sync();  // the peer's barriers are initialised before anything targets them
+  // Programmatic dependent launch (common/pdl.cuh): only the prologue above overlaps the previous
+  // kernel; every global access (TMA loads, flags, stores) follows the wait.
+  dev::pdl_wait();
+  dev::pdl_launch_dependents();
 
   const uint32_t rank = dev::cluster_ctarank();
   const uint32_t peer = rank ^ 1u;
@@ -615,9 +620,9 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   cfg.blockDim = dim3(C::kThreads);
   cfg.dynamicSmemBytes = smem;
   cfg.stream = args.stream;
-  cudaLaunchAttribute attr = cluster_dim_attribute(C::kClusterM);
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  cudaLaunchAttribute attrs[2] = {cluster_dim_attribute(C::kClusterM), pdl_attribute()};
+  cfg.attrs = attrs;
+  cfg.numAttrs = 2;
   err = cudaLaunchKernelExC(&cfg, fn, kernel_args);
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("sm90 persistent cluster launch failed: ") + cudaGetErrorString(err));
