@@ -81,7 +81,10 @@ void run_and_check(const KernelEntry& k, const GemmDesc& g, size_t offset_bytes,
   const double rel = std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-30);
   EXPECT_EQ(bad, 0) << bad << " of " << r.size() << " elements off; first at (" << first_bad / g.n << ", "
                     << first_bad % g.n << "): got " << d[first_bad] << ", want " << r[first_bad];
-  EXPECT_LE(rel, eps) << "relative norm error " << rel;
+  // With the per-element floor: tiny problems whose alpha*AB and beta*C nearly cancel have a tiny
+  // reference norm (test_sm90_wgmma.cu has the case that failed).
+  EXPECT_LE(std::sqrt(diff2), eps * std::sqrt(ref2) + floor * std::sqrt(static_cast<double>(r.size())))
+      << "relative norm error " << rel;
 
   if (twice) {
     std::vector<unsigned char> first(d_bytes), second(d_bytes);

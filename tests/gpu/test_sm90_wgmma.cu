@@ -143,7 +143,11 @@ TEST_P(Sm90Wgmma, MatchesDeviceReference) {
   const double rel = std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-30);
   EXPECT_EQ(bad, 0) << bad << " of " << r.size() << " elements off; first at (" << first_bad / sh.n << ", "
                     << first_bad % sh.n << "): got " << d[first_bad] << ", want " << r[first_bad];
-  EXPECT_LE(rel, eps) << "relative norm error " << rel;
+  // The norm bound carries the per-element floor too: a problem of a few elements whose alpha*AB
+  // and beta*C nearly cancel has a tiny reference norm (tf32 1x1x1 failed rel <= eps once in ~20
+  // runs at 2.5e-3 against 2e-3, run 19, its element well inside the element bound).
+  EXPECT_LE(std::sqrt(diff2), eps * std::sqrt(ref2) + floor * std::sqrt(static_cast<double>(r.size())))
+      << "relative norm error " << rel;
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
