@@ -46,6 +46,26 @@ TEST(BenchSuite, SummaryPicksTheFastestPassingKernelAndTheRatio) {
   std::ostringstream os;
   print_summary(os, lines);
   EXPECT_NE(os.str().find("geomean ratio to cuBLAS over 1 problems: 1.029x"), std::string::npos) << os.str();
+  EXPECT_EQ(os.str().find("of gemm()'s pick"), std::string::npos) << "no pick given: no pick line";
+}
+
+// gemm()'s pick is shown beside the best variant, with its own geomean.
+TEST(BenchSuite, SummaryShowsGemmsPick) {
+  std::vector<ProfileRow> rows(3);
+  rows[0] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "tcgemm", "variant", "passed", "", 1.0, 700000, 0, 0, "", 0};
+  rows[1] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "tcgemm", "default", "passed", "", 1.0, 680000, 0, 0, "", 0};
+  rows[2] = {"p1", 1, 1, 1, "", "", "", "", 1, 0, "cublas", "lt", "passed", "", 1.0, 680000, 0, 0, "", 0};
+  const auto lines = summarize(rows, {{"p1", "default"}});
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].best_kernel, "variant");
+  EXPECT_EQ(lines[0].picked_kernel, "default");
+  EXPECT_DOUBLE_EQ(lines[0].picked_ratio, 1.0);
+  std::ostringstream os;
+  print_summary(os, lines);
+  EXPECT_NE(os.str().find("of gemm()'s pick (one kernel a problem, as cuBLAS): 1.000x"), std::string::npos) << os.str();
+  std::ostringstream csv;
+  write_summary_csv(csv, lines, RunInfo{"d", "dev", "13.0", "cmd"});
+  EXPECT_NE(csv.str().find(",tcgemm_gemm_pick,default,680.00,1.0000"), std::string::npos) << csv.str();
 }
 
 TEST(BenchSuite, ShippedSuitesParse) {

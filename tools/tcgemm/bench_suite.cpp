@@ -48,12 +48,17 @@ Result<std::vector<ProfileProblem>> parse_suite(const std::string& text, const s
   return out;
 }
 
-std::vector<SuiteLine> summarize(const std::vector<ProfileRow>& rows) {
+std::vector<SuiteLine> summarize(const std::vector<ProfileRow>& rows, const std::map<std::string, std::string>& picks) {
   std::vector<SuiteLine> lines;
   std::map<std::string, std::size_t> index;
   for (const ProfileRow& r : rows) {
     auto [it, fresh] = index.try_emplace(r.problem, lines.size());
-    if (fresh) lines.push_back(SuiteLine{r.problem, "", 0, 0, 0});
+    if (fresh) {
+      SuiteLine fresh_line;
+      fresh_line.problem = r.problem;
+      lines.push_back(fresh_line);
+      if (auto p = picks.find(r.problem); p != picks.end()) lines.back().picked_kernel = p->second;
+    }
     SuiteLine& l = lines[it->second];
     const double tflops = r.gflops / 1000.0;
     if (r.provider == "cublas" && r.runtime_ms > 0) l.cublas_tflops = tflops;
@@ -62,9 +67,12 @@ std::vector<SuiteLine> summarize(const std::vector<ProfileRow>& rows) {
       l.tcgemm_tflops = tflops;
       l.best_kernel = r.kernel;
     }
+    if (r.provider == "tcgemm" && usable && r.runtime_ms > 0 && r.kernel == l.picked_kernel) l.picked_tflops = tflops;
   }
-  for (SuiteLine& l : lines)
+  for (SuiteLine& l : lines) {
     if (l.cublas_tflops > 0 && l.tcgemm_tflops > 0) l.ratio = l.tcgemm_tflops / l.cublas_tflops;
+    if (l.cublas_tflops > 0 && l.picked_tflops > 0) l.picked_ratio = l.picked_tflops / l.cublas_tflops;
+  }
   return lines;
 }
 
@@ -74,22 +82,30 @@ void print_summary(std::ostream& os, const std::vector<SuiteLine>& lines) {
     wp = std::max(wp, l.problem.size());
     wk = std::max(wk, l.best_kernel.size());
   }
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%-*s  %-*s  %14s  %14s  %8s\n", int(wp), "Problem", int(wk), "Best tcgemm kernel",
-                "tcgemm TFLOP/s", "cuBLAS TFLOP/s", "ratio");
+  char buf[768];
+  std::snprintf(buf, sizeof buf, "%-*s  %-*s  %14s  %14s  %8s  %12s\n", int(wp), "Problem", int(wk),
+                "Best tcgemm kernel", "tcgemm TFLOP/s", "cuBLAS TFLOP/s", "ratio", "gemm() pick");
   os << buf;
-  double log_sum = 0;
-  int counted = 0;
+  double log_sum = 0, pick_log_sum = 0;
+  int counted = 0, picked = 0;
   for (const SuiteLine& l : lines) {
-    std::snprintf(buf, sizeof buf, "%-*s  %-*s  %14.1f  %14.1f  %7.3fx\n", int(wp), l.problem.c_str(), int(wk),
+    char pick[32] = "-";
+    if (l.picked_ratio > 0) std::snprintf(pick, sizeof pick, "%.3fx", l.picked_ratio);
+    std::snprintf(buf, sizeof buf, "%-*s  %-*s  %14.1f  %14.1f  %7.3fx  %12s\n", int(wp), l.problem.c_str(), int(wk),
                   l.best_kernel.empty() ? "(none passed)" : l.best_kernel.c_str(), l.tcgemm_tflops, l.cublas_tflops,
-                  l.ratio);
+                  l.ratio, pick);
     os << buf;
     if (l.ratio > 0) { log_sum += std::log(l.ratio); ++counted; }
+    if (l.picked_ratio > 0) { pick_log_sum += std::log(l.picked_ratio); ++picked; }
   }
   if (counted) {
     std::snprintf(buf, sizeof buf, "geomean ratio to cuBLAS over %d problems: %.3fx\n", counted,
                   std::exp(log_sum / counted));
+    os << buf;
+  }
+  if (picked == counted && picked > 0) {
+    std::snprintf(buf, sizeof buf, "geomean ratio to cuBLAS of gemm()'s pick (one kernel a problem, as cuBLAS): %.3fx\n",
+                  std::exp(pick_log_sum / picked));
     os << buf;
   }
 }
@@ -102,6 +118,10 @@ void write_summary_csv(std::ostream& os, const std::vector<SuiteLine>& lines, co
   for (const SuiteLine& l : lines) {
     std::snprintf(num, sizeof num, "%.2f,%.4f", l.tcgemm_tflops, l.ratio);
     os << head << csv_field(l.problem) << ",tcgemm," << csv_field(l.best_kernel) << "," << num << "\n";
+    if (l.picked_tflops > 0) {
+      std::snprintf(num, sizeof num, "%.2f,%.4f", l.picked_tflops, l.picked_ratio);
+      os << head << csv_field(l.problem) << ",tcgemm_gemm_pick," << csv_field(l.picked_kernel) << "," << num << "\n";
+    }
     std::snprintf(num, sizeof num, "%.2f,1.0000", l.cublas_tflops);
     os << head << csv_field(l.problem) << ",cublas,cublasLt," << num << "\n";
   }

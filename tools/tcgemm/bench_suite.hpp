@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,13 +22,22 @@ struct SuiteLine {
   double tcgemm_tflops = 0;
   double cublas_tflops = 0;
   double ratio = 0;         // cuBLAS time / tcgemm time, same run
+  // The kernel gemm() would run for this problem, when it was among those timed: the best of
+  // several variants is a choice cuBLAS's single heuristic pick does not get, so both are shown.
+  std::string picked_kernel;
+  double picked_tflops = 0;
+  double picked_ratio = 0;
 };
 
-// Best passing tcgemm row and the cuBLAS row of every problem, in order.
-std::vector<SuiteLine> summarize(const std::vector<ProfileRow>& rows);
-// The table, then the geometric mean of the ratios.
+// Best passing tcgemm row and the cuBLAS row of every problem, in order; picks maps a problem
+// (describe_problem()) to the kernel gemm() picks for it.
+std::vector<SuiteLine> summarize(const std::vector<ProfileRow>& rows,
+                                 const std::map<std::string, std::string>& picks = {});
+// The table, then the geometric mean of the ratios (of the best kernel, and of gemm()'s pick where
+// every problem has one).
 void print_summary(std::ostream& os, const std::vector<SuiteLine>& lines);
-// CSV: date, device, driver, command, shape, provider, kernel, tflops, ratio_to_cublas.
+// CSV: date, device, driver, command, shape, provider, kernel, tflops, ratio_to_cublas; provider
+// tcgemm (the best kernel), tcgemm_gemm_pick (gemm()'s kernel, when timed) and cublas.
 void write_summary_csv(std::ostream& os, const std::vector<SuiteLine>& lines, const RunInfo& info);
 
 }  // namespace tcgemm::cli

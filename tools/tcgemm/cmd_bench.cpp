@@ -1,10 +1,12 @@
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "bench_suite.hpp"
 #include "commands.hpp"
 #include "profile_runner.hpp"
+#include "tcgemm/gemm.hpp"
 
 namespace tcgemm::cli {
 namespace {
@@ -43,7 +45,10 @@ int run_bench(const BenchFlags& f) {
   std::cout << run->device_line << "\n";
   print_table(std::cout, run->rows);
   std::cout << "\n";
-  const std::vector<SuiteLine> lines = summarize(run->rows);
+  std::map<std::string, std::string> picks;  // what gemm() runs, to show beside the best variant
+  for (const ProfileProblem& p : o.problems)
+    if (Result<std::string_view> k = pick_kernel(p.desc); k.ok()) picks[describe_problem(p)] = std::string(*k);
+  const std::vector<SuiteLine> lines = summarize(run->rows, picks);
   print_summary(std::cout, lines);
   if (!f.output.empty()) {
     std::ofstream out(f.output);
