@@ -54,5 +54,18 @@ void fill(void* p, size_t count, DType t) {
 
 struct Shape { int64_t m, n, k; };
 
+// bf16 TN with tight ld's and a row-major bf16 C and D: the problems of the bench suites.
+[[maybe_unused]] GemmDesc tn_bf16(int64_t m, int64_t n, int64_t k) {
+  GemmDesc g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = {DType::bf16, Layout::row, k};
+  g.b = {DType::bf16, Layout::column, k};
+  g.d = {DType::bf16, Layout::row, n};
+  g.c = g.d;
+  return g;
+}
+
 }  // namespace
 }  // namespace tcgemm

@@ -619,16 +619,26 @@ const Shape kSwapShapes[] = {{1, 1, 1},      {7, 33, 7},       {16, 1000, 1001},
                              {64, 256, 8192}, {65, 300, 33},   {100, 2000, 3000}, {128, 1024, 1024}};
 const int kSwapSplitCounts[] = {0, 1, 3, 64};
 
-// The swap entries that take this M: the one gemm() runs (preference 4) first, then any
-// 128-row alternate of the same width.
+// The swap entries that take this M: the one gemm() may run (preference 4, or 3 for the 128-wide
+// tile, level with planned split-K) first, then any 128-row alternate of the same width.
 std::vector<const KernelEntry*> swap_entries_for(const GemmDesc& g) {
   std::vector<const KernelEntry*> found;
   for (const KernelEntry& k : kernel_registry())
     if (k.input == g.a.dtype && std::string_view(k.name).ends_with("_swapab") && k.supports(g).ok())
-      found.insert(k.preference == 4 ? found.begin() : found.end(), &k);
+      found.insert(k.preference >= 3 ? found.begin() : found.end(), &k);
   EXPECT_FALSE(found.empty()) << "no swap entry for M = " << g.m;
-  if (!found.empty()) EXPECT_EQ(found.front()->preference, 4) << "no preferred swap entry for M = " << g.m;
+  if (!found.empty())
+    EXPECT_EQ(found.front()->preference, g.m > 64 ? 3 : 4) << "no preferred swap entry for M = " << g.m;
   return found;
+}
+
+// M = 128: split-K on 128x256 where its plan fits one round (measured faster), the 128-wide swap
+// tile where it does not; M = 64 keeps the swap tile.
+TEST(Sm90SwapABHost, WhoTakesMOf128) {
+  if (current_sm_count() != 132) GTEST_SKIP() << "the plans are for 132 SMs";
+  EXPECT_EQ(pick_kernel(tn_bf16(128, 8192, 28672)).value(), "sm90_wgmma_bf16_128xN_ws_splitk");
+  EXPECT_EQ(pick_kernel(tn_bf16(128, 57344, 8192)).value(), "sm90_wgmma_bf16_128x128x64_s7_swapab");
+  EXPECT_EQ(pick_kernel(tn_bf16(64, 28672, 8192)).value(), "sm90_wgmma_bf16_64x128x64_s9_swapab");
 }
 
 using SwapCase = std::tuple<DType, int, int>;  // input, shape index, split-count index

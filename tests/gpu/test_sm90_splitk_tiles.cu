@@ -183,15 +183,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Sm90Planned,
 TEST(Sm90PlannedHost, PlansOnTheCalibrationShapes) {
   set_forced_split_k(0);
   auto plan = [](int64_t m, int64_t n, int64_t k) {
-    GemmDesc g;
-    g.m = m;
-    g.n = n;
-    g.k = k;
-    g.a = {DType::bf16, Layout::row, k};
-    g.b = {DType::bf16, Layout::column, k};
-    g.d = {DType::bf16, Layout::row, n};
-    g.c = g.d;
-    const SplitKPlan p = plan_split_k(g, DType::bf16, 132);
+    const SplitKPlan p = plan_split_k(tn_bf16(m, n, k), DType::bf16, 132);
     return to_string(p.variant) + " x" + std::to_string(p.splits);
   };
   // Measured best in runs 13-14 (bench/NOTES.md): 128x256 x8 (1.07x cuBLAS) at 512x1024x32768,

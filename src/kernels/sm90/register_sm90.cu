@@ -217,8 +217,13 @@ KernelEntry peel_entry(std::string_view name) {
 
 // Swap-A/B onto a narrow tile (swap_ab.hpp): each width takes the M range it fits, K split inside
 // where the tiles leave SMs idle. tile_m/tile_n are in the problem's coordinates: M by N.
-// kPreference: 4 (above split-K's 3: at M <= 128 the 128x256 tile multiplies mostly padding) for
+// kPreference: 4 (above split-K's 3: at M <= 64 the 128x256 tile multiplies mostly padding) for
 // the variant gemm() runs (swap_ab_variant), 0 for the 128-row alternates of widths 16 and 32.
+// The 128-wide tile (64 < M <= 128) gets 3, level with the planned split-K entries, which win the
+// tie by tile size wherever their plan fits one round: at 128x8192x28672 split-K on 128x256 beat
+// this tile in every same-process comparison (0.98-1.06x against 0.89-0.98x, runs 13, 14, 21);
+// where the plan does not fit (large N) this tile still ranks above the cluster kernel, whose
+// second CTA of each pair would have no rows.
 template <int TileN, int Consumers>
 Sm90WsVariant narrow() { return sm90_wgmma_ws_narrow_variant(TileN, Consumers); }
 
@@ -294,6 +299,8 @@ KernelEntry pc_repack_entry(std::string_view name) {
 // +2.3-5.0% at 4097^3 through the repack; bench/NOTES.md); elsewhere it declines, since it would
 // run the plain kernel's schedule (measured -0.4 to -1%).
 Status pc_streamk_applies(const GemmDesc& g) {
+  // One tile row: the second CTA of every pair would multiply no rows (the swap path serves M <= 128).
+  if (g.m <= 128) return Status::unsupported("M <= 128 is one tile row: half of each CTA pair would idle");
   if (sm90_pc_streamk_shares_tail(g)) return Status::success();
   return Status::unsupported("no partial last round to share after a full one (or it is more than half full): "
                              "the plain cluster kernel serves it");
@@ -400,13 +407,13 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(swap_entry<DType::bf16, 16, 1, 4>("sm90_wgmma_bf16_16x64x64_s16_swapab"));
   table.push_back(swap_entry<DType::bf16, 32, 1, 4>("sm90_wgmma_bf16_32x64x64_s16_swapab"));
   table.push_back(swap_entry<DType::bf16, 64, 2, 4>("sm90_wgmma_bf16_64x128x64_s9_swapab"));
-  table.push_back(swap_entry<DType::bf16, 128, 2, 4>("sm90_wgmma_bf16_128x128x64_s7_swapab"));
+  table.push_back(swap_entry<DType::bf16, 128, 2, 3>("sm90_wgmma_bf16_128x128x64_s7_swapab"));
   table.push_back(swap_entry<DType::bf16, 16, 2, 0>("sm90_wgmma_bf16_16x128x64_s12_swapab"));
   table.push_back(swap_entry<DType::bf16, 32, 2, 0>("sm90_wgmma_bf16_32x128x64_s11_swapab"));
   table.push_back(swap_entry<DType::f16, 16, 1, 4>("sm90_wgmma_f16_16x64x64_s16_swapab"));
   table.push_back(swap_entry<DType::f16, 32, 1, 4>("sm90_wgmma_f16_32x64x64_s16_swapab"));
   table.push_back(swap_entry<DType::f16, 64, 2, 4>("sm90_wgmma_f16_64x128x64_s9_swapab"));
-  table.push_back(swap_entry<DType::f16, 128, 2, 4>("sm90_wgmma_f16_128x128x64_s7_swapab"));
+  table.push_back(swap_entry<DType::f16, 128, 2, 3>("sm90_wgmma_f16_128x128x64_s7_swapab"));
   // The tile family and the tile/stage sweep (bench/NOTES.md): B column-major; by name only.
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{256, 3}>("sm90_wgmma_bf16_128x256x64_s3_ws"));
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{128, 4}>("sm90_wgmma_bf16_128x128x64_s4_ws"));
