@@ -1,5 +1,6 @@
-// Helpers shared by the sm90 test files: a seeded device fill, an owning device buffer, and the
-// element count of a strided operand. Each test file gets its own copy (anonymous namespace).
+// Helpers shared by the sm90 test files: a seeded device fill, an owning device buffer, the
+// element count of a strided operand, TN problem builders, shape names, the forced split count
+// and the small-case switch. Each test file gets its own copy (anonymous namespace).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -7,8 +8,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 #include "kernels/common/element.cuh"
+#include "kernels/sm90/split_k.hpp"
 #include "tcgemm/problem.hpp"
 
 namespace tcgemm {
@@ -54,17 +59,43 @@ void fill(void* p, size_t count, DType t) {
 
 struct Shape { int64_t m, n, k; };
 
-// bf16 TN with tight ld's and a row-major bf16 C and D: the problems of the bench suites.
-[[maybe_unused]] GemmDesc tn_bf16(int64_t m, int64_t n, int64_t k) {
+[[maybe_unused]] std::string shape_name(Shape s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+[[maybe_unused]] int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+// A TN problem with row-major D (the input type; f32 for tf32), lds padded to TMA's 16 bytes
+// (8 16-bit or 4 f32 elements) plus `extra` (B: twice that), beta = 0.
+[[maybe_unused]] GemmDesc tn_problem(DType input, Shape s, int64_t extra = 0, float alpha = 1.0f) {
+  const DType out = input == DType::tf32 ? DType::f32 : input;
+  const int64_t in16 = 16 / static_cast<int64_t>(dtype_bytes(input));
+  const int64_t d16 = 16 / static_cast<int64_t>(dtype_bytes(out));
   GemmDesc g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.a = {DType::bf16, Layout::row, k};
-  g.b = {DType::bf16, Layout::column, k};
-  g.d = {DType::bf16, Layout::row, n};
+  g.m = s.m;
+  g.n = s.n;
+  g.k = s.k;
+  g.a = {input, Layout::row, round_up(s.k, in16) + extra};
+  g.b = {input, Layout::column, round_up(s.k, in16) + 2 * extra};
+  g.d = {out, Layout::row, round_up(s.n, d16) + extra};
   g.c = g.d;
+  g.alpha = alpha;
+  g.beta = 0.0f;
   return g;
+}
+
+// Restores the automatic split count however the test ends.
+struct ForcedSplits {
+  explicit ForcedSplits(int s) { set_forced_split_k(s); }
+  ~ForcedSplits() { set_forced_split_k(0); }
+  ForcedSplits(const ForcedSplits&) = delete;
+  ForcedSplits& operator=(const ForcedSplits&) = delete;
+};
+
+// TCGEMM_TEST_SMALL=1 (the compute-sanitizer runs) keeps only the small cases.
+[[maybe_unused]] bool small_only() {
+  const char* v = std::getenv("TCGEMM_TEST_SMALL");
+  return v && std::strcmp(v, "1") == 0;
 }
 
 }  // namespace

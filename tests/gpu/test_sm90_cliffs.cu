@@ -47,16 +47,8 @@ constexpr const char* kRepackSplitBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_repac
 constexpr const char* kRepackSplitF16 = "sm90_wgmma_f16_128x256x64_s4_ws_repack_splitk";
 
 
-std::string shape_name(Shape s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
 const char* layout_name(Layout l) { return l == Layout::row ? "row" : "col"; }
 
-// Restores the automatic split count however the test ends.
-struct ForcedSplits {
-  explicit ForcedSplits(int s) { set_forced_split_k(s); }
-  ~ForcedSplits() { set_forced_split_k(0); }
-};
 
 const DType kOutTypes[] = {DType::bf16, DType::f32, DType::f16};
 
@@ -636,9 +628,9 @@ std::vector<const KernelEntry*> swap_entries_for(const GemmDesc& g) {
 // tile where it does not; M = 64 keeps the swap tile.
 TEST(Sm90SwapABHost, WhoTakesMOf128) {
   if (current_sm_count() != 132) GTEST_SKIP() << "the plans are for 132 SMs";
-  EXPECT_EQ(pick_kernel(tn_bf16(128, 8192, 28672)).value(), "sm90_wgmma_bf16_128xN_ws_splitk");
-  EXPECT_EQ(pick_kernel(tn_bf16(128, 57344, 8192)).value(), "sm90_wgmma_bf16_128x128x64_s7_swapab");
-  EXPECT_EQ(pick_kernel(tn_bf16(64, 28672, 8192)).value(), "sm90_wgmma_bf16_64x128x64_s9_swapab");
+  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {128, 8192, 28672})).value(), "sm90_wgmma_bf16_128xN_ws_splitk");
+  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {128, 57344, 8192})).value(), "sm90_wgmma_bf16_128x128x64_s7_swapab");
+  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 28672, 8192})).value(), "sm90_wgmma_bf16_64x128x64_s9_swapab");
 }
 
 using SwapCase = std::tuple<DType, int, int>;  // input, shape index, split-count index

@@ -33,31 +33,9 @@ constexpr const char* kSkBf16 = "sm90_wgmma_bf16_128x256x64_s3_pc2x1_streamk";
 constexpr const char* kSkF16 = "sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk";
 constexpr const char* kSkRepackBf16 = "sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_streamk";
 
-bool small_only() {
-  const char* v = std::getenv("TCGEMM_TEST_SMALL");
-  return v && std::strcmp(v, "1") == 0;
-}
 
-int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-// TN, row-major D of the input type, lds at TMA's 16 bytes plus `extra`.
-GemmDesc make_problem(DType input, Shape s, int64_t extra, float alpha) {
-  GemmDesc g;
-  g.m = s.m;
-  g.n = s.n;
-  g.k = s.k;
-  g.a = {input, Layout::row, round_up(s.k, 8) + extra};
-  g.b = {input, Layout::column, round_up(s.k, 8) + 2 * extra};
-  g.d = {input, Layout::row, round_up(s.n, 8) + extra};
-  g.c = g.d;
-  g.alpha = alpha;
-  g.beta = 0.0f;
-  return g;
-}
 
-std::string shape_name(Shape s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
 
 // Entries with the grid capped at kClusters clusters (the registry's use every resident one).
 template <DType In, int kClusters>
@@ -102,7 +80,7 @@ TEST_P(Sm90PcRaster, EveryOrderAndGroupCoversEveryTile) {
   ASSERT_NE(k, nullptr);
   RasterReset reset;
   set_pc_raster(static_cast<PcRaster>(order), swizzle);
-  const GemmDesc g = make_problem(DType::bf16, kRasterShapes[si], si == 1 ? 8 : 0, si == 2 ? -0.5f : 1.0f);
+  const GemmDesc g = tn_problem(DType::bf16, kRasterShapes[si], si == 1 ? 8 : 0, si == 2 ? -0.5f : 1.0f);
   ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
   run_and_check(cap > 0 ? with_cap(*k, DType::bf16, cap, false) : *k, g, 0, /*twice=*/false);
 }
@@ -154,7 +132,7 @@ TEST_P(Sm90PcStreamK, MatchesDeviceReferenceAndIsDeterministic) {
   if (small_only() && !c.small) GTEST_SKIP() << "TCGEMM_TEST_SMALL=1";
   const KernelEntry* k = find_kernel(input == DType::bf16 ? kSkBf16 : kSkF16);
   ASSERT_NE(k, nullptr);
-  const GemmDesc g = make_problem(input, c.shape, ci % 3 == 1 ? 8 : 0, ci % 3 == 2 ? 0.75f : 1.0f);
+  const GemmDesc g = tn_problem(input, c.shape, ci % 3 == 1 ? 8 : 0, ci % 3 == 2 ? 0.75f : 1.0f);
   // The kernel's own rule; the entry also declines where gemm() should not prefer it (no tail to
   // share after a full round), but the launch must be right everywhere.
   ASSERT_TRUE(sm90_wgmma_ws_pc_streamk_supports(g, input).ok()) << sm90_wgmma_ws_pc_streamk_supports(g, input).message();
@@ -180,7 +158,7 @@ TEST(Sm90PcStreamKRaster, AlongNGroupsOf2) {
   ASSERT_NE(k, nullptr);
   RasterReset reset;
   set_pc_raster(PcRaster::along_n, 2);
-  const GemmDesc g = make_problem(DType::bf16, {1056, 2112, 1056}, 0, 1.0f);
+  const GemmDesc g = tn_problem(DType::bf16, {1056, 2112, 1056}, 0, 1.0f);
   run_and_check(with_cap(*k, DType::bf16, 7, true), g, 0, /*twice=*/true);
 }
 
@@ -211,7 +189,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Sm90PcRepackStreamK, ::testing::Range(0, 2),
 
 TEST(Sm90PcStreamKStatus, WorkspaceTooSmallIsAStatus) {
   TCGEMM_REQUIRE_GPU(90);
-  const GemmDesc g = make_problem(DType::bf16, {640, 768, 1000}, 0, 1.0f);
+  const GemmDesc g = tn_problem(DType::bf16, {640, 768, 1000}, 0, 1.0f);
   DeviceBuffer A(640 * 1000 * 2), B(768 * 1000 * 2), D(640 * 768 * 2), W(1024);
   GemmArgs args;
   args.desc = g;
@@ -273,14 +251,14 @@ TEST(Sm90PcStreamKHost, PreferredWhereItSharesATail) {
     ASSERT_NE(k->workspace_bytes, nullptr) << name;
   }
   if (current_sm_count() == 132) {
-    EXPECT_TRUE(find_kernel(kSkBf16)->supports(make_problem(DType::bf16, {4224, 4224, 4224}, 0, 1.0f)).ok());
-    EXPECT_FALSE(find_kernel(kSkBf16)->supports(make_problem(DType::bf16, {4096, 4096, 4096}, 0, 1.0f)).ok());
-    EXPECT_FALSE(find_kernel(kSkBf16)->supports(make_problem(DType::bf16, {8192, 8192, 8192}, 0, 1.0f)).ok());
-    EXPECT_FALSE(find_kernel(kSkBf16)->supports(make_problem(DType::bf16, {1056, 2112, 1056}, 0, 1.0f)).ok());
+    EXPECT_TRUE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {4224, 4224, 4224}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {4096, 4096, 4096}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {8192, 8192, 8192}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {1056, 2112, 1056}, 0, 1.0f)).ok());
   }
-  const GemmDesc g = make_problem(DType::bf16, {4224, 4224, 4224}, 0, 1.0f);
+  const GemmDesc g = tn_problem(DType::bf16, {4224, 4224, 4224}, 0, 1.0f);
   EXPECT_GE(find_kernel(kSkBf16)->workspace_bytes(g), 256u + 2u * 66 * 128 * 1024);
-  GemmDesc tf32 = make_problem(DType::bf16, {256, 256, 256}, 0, 1.0f);
+  GemmDesc tf32 = tn_problem(DType::bf16, {256, 256, 256}, 0, 1.0f);
   tf32.a.dtype = tf32.b.dtype = DType::tf32;
   tf32.d.dtype = tf32.c.dtype = DType::f32;
   EXPECT_FALSE(sm90_wgmma_ws_pc_streamk_supports(tf32, DType::tf32).ok());

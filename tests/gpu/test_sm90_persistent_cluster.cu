@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gpu/gpu_test_util.hpp"
+#include "gpu/sm90_entry_check.cuh"
 #include "gpu/sm90_test_util.cuh"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
 #include "tcgemm/gemm.hpp"
@@ -37,27 +38,8 @@ constexpr const char* kNames[] = {
 constexpr const char* kTf32Names[] = {"sm90_wgmma_tf32_128x256x32_s3_pc2x1_tmastore",
                                       "sm90_wgmma_tf32_128x256x32_s4_pc2x1_tmastore"};
 
-int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-DType d_type_of(DType input) { return input == DType::tf32 ? DType::f32 : input; }
 
-// A TN problem with row-major D (the input type; f32 for tf32), lds padded to TMA's 16 bytes
-// (8 16-bit or 4 f32 elements) plus `extra`.
-GemmDesc make_problem(DType input, Shape s, int64_t extra, float alpha) {
-  const int64_t in16 = 16 / static_cast<int64_t>(dtype_bytes(input));
-  const int64_t d16 = 16 / static_cast<int64_t>(dtype_bytes(d_type_of(input)));
-  GemmDesc g;
-  g.m = s.m;
-  g.n = s.n;
-  g.k = s.k;
-  g.a = {input, Layout::row, round_up(s.k, in16) + extra};
-  g.b = {input, Layout::column, round_up(s.k, in16) + 2 * extra};
-  g.d = {d_type_of(input), Layout::row, round_up(s.n, d16) + extra};
-  g.c = g.d;
-  g.alpha = alpha;
-  g.beta = 0.0f;
-  return g;
-}
 
 // Runs the kernel (through the registry when max_clusters < 0, else the launch with that grid cap)
 // and compares every element of D with the device reference; D's ld padding must stay NaN.
@@ -99,18 +81,7 @@ void run_and_check(const char* name, DType input, int stages, int max_clusters, 
   const bool tf32 = input == DType::tf32;
   const double eps = input == DType::bf16 ? 1e-2 : tf32 ? 2e-3 : 5e-3;
   const double floor = (tf32 ? 1e-3 : 0.1 * eps) * std::sqrt(static_cast<double>(g.k)) * std::fabs(g.alpha);
-  double diff2 = 0, ref2 = 0;
-  int64_t bad = 0, first_bad = -1;
-  for (size_t i = 0; i < r.size(); ++i) {
-    const double a = d[i], b = r[i];
-    diff2 += (a - b) * (a - b);
-    ref2 += b * b;
-    const bool ok = std::isfinite(a) && std::fabs(a - b) <= eps * (std::fabs(a) + std::fabs(b)) + floor;
-    if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
-  }
-  EXPECT_EQ(bad, 0) << bad << " of " << r.size() << " elements off; first at (" << first_bad / g.n << ", "
-                    << first_bad % g.n << "): got " << d[first_bad] << ", want " << r[first_bad];
-  EXPECT_LE(std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-30), eps);
+  expect_close(d, r, g.n, eps, floor);
 
   // The TMA store clips at N: the padding columns of each row keep their poison.
   if (g.d.ld > g.n) {
@@ -141,7 +112,7 @@ TEST_P(Sm90PersistentCluster, MatchesDeviceReference) {
   const DType input = instance == 2 || instance == 3 ? DType::f16 : DType::bf16;
   const int stages = instance % 2 == 0 ? 3 : 4;
   const float alphas[] = {1.0f, 0.75f, -1.25f};
-  const GemmDesc g = make_problem(input, kShapes[shape_index], shape_index % 3 == 1 ? 8 : 0, alphas[shape_index % 3]);
+  const GemmDesc g = tn_problem(input, kShapes[shape_index], shape_index % 3 == 1 ? 8 : 0, alphas[shape_index % 3]);
   run_and_check(kNames[instance], input, stages, max_clusters, g);
 }
 
@@ -182,7 +153,7 @@ TEST_P(Sm90PersistentClusterTf32, MatchesDeviceReference) {
   const auto [instance, shape_index, max_clusters] = GetParam();
   const float alphas[] = {1.0f, 0.75f, -1.25f};
   const GemmDesc g =
-      make_problem(DType::tf32, kTf32Shapes[shape_index], shape_index % 3 == 1 ? 4 : 0, alphas[shape_index % 3]);
+      tn_problem(DType::tf32, kTf32Shapes[shape_index], shape_index % 3 == 1 ? 4 : 0, alphas[shape_index % 3]);
   run_and_check(kTf32Names[instance], DType::tf32, instance == 0 ? 3 : 4, max_clusters, g);
 }
 
@@ -213,9 +184,9 @@ TEST(Sm90PersistentClusterSmall, RingAndGhostAcrossTiles) {
     const DType input = instance == 3 ? DType::f16 : DType::bf16;
     const int stages = instance % 2 == 0 ? 3 : 4;
     SCOPED_TRACE(kNames[instance]);
-    run_and_check(kNames[instance], input, stages, 1, make_problem(input, {129, 257, 130}, 8, 0.75f));
-    run_and_check(kNames[instance], input, stages, 1, make_problem(input, {300, 100, 70}, 0, -1.25f));
-    run_and_check(kNames[instance], input, stages, -1, make_problem(input, {33, 33, 33}, 0, 1.0f));
+    run_and_check(kNames[instance], input, stages, 1, tn_problem(input, {129, 257, 130}, 8, 0.75f));
+    run_and_check(kNames[instance], input, stages, 1, tn_problem(input, {300, 100, 70}, 0, -1.25f));
+    run_and_check(kNames[instance], input, stages, -1, tn_problem(input, {33, 33, 33}, 0, 1.0f));
   }
 }
 
@@ -225,9 +196,9 @@ TEST(Sm90PersistentClusterSmall, Tf32RingAndGhostAcrossTiles) {
   for (int instance : {0, 1}) {
     const int stages = instance == 0 ? 3 : 4;
     SCOPED_TRACE(kTf32Names[instance]);
-    run_and_check(kTf32Names[instance], DType::tf32, stages, 1, make_problem(DType::tf32, {129, 257, 70}, 4, 0.75f));
-    run_and_check(kTf32Names[instance], DType::tf32, stages, 1, make_problem(DType::tf32, {300, 99, 40}, 0, -1.25f));
-    run_and_check(kTf32Names[instance], DType::tf32, stages, -1, make_problem(DType::tf32, {33, 33, 33}, 0, 1.0f));
+    run_and_check(kTf32Names[instance], DType::tf32, stages, 1, tn_problem(DType::tf32, {129, 257, 70}, 4, 0.75f));
+    run_and_check(kTf32Names[instance], DType::tf32, stages, 1, tn_problem(DType::tf32, {300, 99, 40}, 0, -1.25f));
+    run_and_check(kTf32Names[instance], DType::tf32, stages, -1, tn_problem(DType::tf32, {33, 33, 33}, 0, 1.0f));
   }
 }
 
@@ -287,7 +258,7 @@ TEST(Sm90PersistentClusterHost, GemmPicksItForLargeTn) {
 TEST(Sm90PersistentClusterHost, RefusesWhatTheEpilogueOrTmaCannotDo) {
   const KernelEntry* k = find_kernel(kNames[0]);
   ASSERT_NE(k, nullptr);
-  const GemmDesc ok = make_problem(DType::bf16, {256, 256, 256}, 0, 1.0f);
+  const GemmDesc ok = tn_problem(DType::bf16, {256, 256, 256}, 0, 1.0f);
   ASSERT_TRUE(k->supports(ok).ok()) << k->supports(ok).message();
   auto expect = [&](const GemmDesc& g, StatusCode code, const char* text) {
     const Status s = k->supports(g);
@@ -333,7 +304,7 @@ TEST(Sm90PersistentClusterHost, Tf32RefusesWhatTheEpilogueOrTmaCannotDo) {
     SCOPED_TRACE(name);
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr);
-    const GemmDesc ok = make_problem(DType::tf32, {256, 257, 255}, 0, 1.0f);  // lda = ldb = 256, ldd = 260
+    const GemmDesc ok = tn_problem(DType::tf32, {256, 257, 255}, 0, 1.0f);  // lda = ldb = 256, ldd = 260
     ASSERT_TRUE(k->supports(ok).ok()) << k->supports(ok).message();
     auto expect = [&](const GemmDesc& g, StatusCode code, const char* text) {
       const Status s = k->supports(g);
@@ -369,10 +340,10 @@ TEST(Sm90PersistentClusterHost, Tf32RefusesWhatTheEpilogueOrTmaCannotDo) {
     GemmDesc f32_in = ok;  // f32 storage not declared tf32: not this kernel's
     f32_in.a.dtype = f32_in.b.dtype = DType::f32;
     EXPECT_EQ(k->supports(f32_in).code(), StatusCode::unsupported);
-    EXPECT_EQ(k->supports(make_problem(DType::bf16, {256, 256, 256}, 0, 1.0f)).code(), StatusCode::unsupported)
+    EXPECT_EQ(k->supports(tn_problem(DType::bf16, {256, 256, 256}, 0, 1.0f)).code(), StatusCode::unsupported)
         << "tf32 kernel, bf16 problem";
   }
-  EXPECT_EQ(find_kernel(kNames[0])->supports(make_problem(DType::tf32, {256, 256, 256}, 0, 1.0f)).code(),
+  EXPECT_EQ(find_kernel(kNames[0])->supports(tn_problem(DType::tf32, {256, 256, 256}, 0, 1.0f)).code(),
             StatusCode::unsupported)
       << "bf16 kernel, tf32 problem";
 }

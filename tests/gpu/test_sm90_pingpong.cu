@@ -31,22 +31,7 @@ constexpr const char* kNames[2][2] = {
     {"sm90_wgmma_bf16_64x256x64_s4_pingpong", "sm90_wgmma_f16_64x256x64_s4_pingpong"},
     {"sm90_wgmma_bf16_64x256x64_s5_pingpong", "sm90_wgmma_f16_64x256x64_s5_pingpong"}};
 
-int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-// TN, row-major D of the input type, lds at TMA's 16 bytes plus `extra`.
-GemmDesc make_problem(DType input, Shape s, int64_t extra, float alpha) {
-  GemmDesc g;
-  g.m = s.m;
-  g.n = s.n;
-  g.k = s.k;
-  g.a = {input, Layout::row, round_up(s.k, 8) + extra};
-  g.b = {input, Layout::column, round_up(s.k, 8) + 2 * extra};
-  g.d = {input, Layout::row, round_up(s.n, 8) + extra};
-  g.c = g.d;
-  g.alpha = alpha;
-  g.beta = 0.0f;
-  return g;
-}
 
 // "s4_" (appended to, not prepended: GCC 12 warns -Wrestrict on "literal" + std::string).
 std::string stage_prefix(int stages) {
@@ -56,9 +41,6 @@ std::string stage_prefix(int stages) {
   return p;
 }
 
-std::string shape_name(Shape s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
 
 const KernelEntry& entry(DType input, int stages) {
   const KernelEntry* k = find_kernel(kNames[stages - 4][input == DType::bf16 ? 0 : 1]);
@@ -106,7 +88,7 @@ TEST_P(Sm90PingPong, MatchesDeviceReference) {
   const auto [stages, in, si] = GetParam();
   const DType input = in == 0 ? DType::bf16 : DType::f16;
   const float alphas[] = {1.0f, 0.75f, -1.25f};
-  const GemmDesc g = make_problem(input, kShapes[si], si % 3 == 1 ? 8 : 0, alphas[si % 3]);
+  const GemmDesc g = tn_problem(input, kShapes[si], si % 3 == 1 ? 8 : 0, alphas[si % 3]);
   const KernelEntry k = entry_for(input, stages, 0);
   ASSERT_TRUE(k.supports(g).ok()) << k.supports(g).message();
   run_and_check(k, g, 0, /*twice=*/true);
@@ -134,7 +116,7 @@ TEST_P(Sm90PingPongFewClusters, MatchesDeviceReference) {
   TCGEMM_REQUIRE_GPU(90);
   const auto [stages, in, si, cap] = GetParam();
   const DType input = in == 0 ? DType::bf16 : DType::f16;
-  const GemmDesc g = make_problem(input, kFewShapes[si], si == 1 ? 8 : 0, si == 2 ? -0.5f : 1.0f);
+  const GemmDesc g = tn_problem(input, kFewShapes[si], si == 1 ? 8 : 0, si == 2 ? -0.5f : 1.0f);
   run_and_check(entry_for(input, stages, cap), g, 0, /*twice=*/true);
 }
 
@@ -162,7 +144,7 @@ class Sm90PingPongSmall : public ::testing::TestWithParam<SmallCase> {};
 TEST_P(Sm90PingPongSmall, MatchesDeviceReference) {
   TCGEMM_REQUIRE_GPU(90);
   const auto [stages, si] = GetParam();
-  const GemmDesc g = make_problem(DType::bf16, kSmallShapes[si], si == 1 ? 8 : 0, 1.0f);
+  const GemmDesc g = tn_problem(DType::bf16, kSmallShapes[si], si == 1 ? 8 : 0, 1.0f);
   run_and_check(entry_for(DType::bf16, stages, kSmallCaps[si]), g, 0, /*twice=*/false);
 }
 
@@ -181,7 +163,7 @@ TEST(Sm90PingPongPadding, LdPaddingStaysUntouched) {
   TCGEMM_REQUIRE_GPU(90);
   for (const auto& [stages, s] : {std::pair{4, Shape{130, 253, 72}}, std::pair{5, Shape{257, 515, 64}},
                                   std::pair{5, Shape{130, 253, 72}}}) {
-    const GemmDesc g = make_problem(DType::bf16, s, 16, 1.0f);
+    const GemmDesc g = tn_problem(DType::bf16, s, 16, 1.0f);
     const size_t na = stored_elements(extent_a(g), g.a.layout, g.a.ld);
     const size_t nb = stored_elements(extent_b(g), g.b.layout, g.b.ld);
     const size_t nd = stored_elements(extent_c(g), g.d.layout, g.d.ld);
@@ -223,7 +205,7 @@ TEST(Sm90PingPongHost, RegisteredByNameOnlyWithThePersistentClusterContract) {
     EXPECT_EQ(k->tile_n, 256) << name;
     EXPECT_EQ(k->stages, std::string(name).find("_s4_") != std::string::npos ? 4 : 5) << name;
   }
-  const GemmDesc ok = make_problem(DType::bf16, {256, 256, 256}, 0, 1.0f);
+  const GemmDesc ok = tn_problem(DType::bf16, {256, 256, 256}, 0, 1.0f);
   EXPECT_TRUE(sm90_wgmma_ws_pingpong_supports(ok, DType::bf16).ok());
   GemmDesc beta = ok;
   beta.beta = 1.0f;

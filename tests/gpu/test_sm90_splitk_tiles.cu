@@ -23,10 +23,6 @@ const Shape kShapes[] = {{256, 256, 16384}, {130, 258, 3000}, {1, 1, 4097}, {129
 const int kCounts[] = {0, 3, 16};  // 0: the automatic choice
 const DType kOut[] = {DType::bf16, DType::f32, DType::f16};
 
-struct ForcedSplits {
-  explicit ForcedSplits(int s) { set_forced_split_k(s); }
-  ~ForcedSplits() { set_forced_split_k(0); }
-};
 
 using Case = std::tuple<int, int, int>;  // entry, shape, split count
 class Sm90SplitKTiles : public ::testing::TestWithParam<Case> {};
@@ -183,7 +179,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Sm90Planned,
 TEST(Sm90PlannedHost, PlansOnTheCalibrationShapes) {
   set_forced_split_k(0);
   auto plan = [](int64_t m, int64_t n, int64_t k) {
-    const SplitKPlan p = plan_split_k(tn_bf16(m, n, k), DType::bf16, 132);
+    const SplitKPlan p = plan_split_k(tn_problem(DType::bf16, {m, n, k}), DType::bf16, 132);
     return to_string(p.variant) + " x" + std::to_string(p.splits);
   };
   // Measured best in runs 13-14 (bench/NOTES.md): 128x256 x8 (1.07x cuBLAS) at 512x1024x32768,

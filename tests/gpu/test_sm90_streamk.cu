@@ -36,14 +36,7 @@ constexpr const char* kStreamKF16 = "sm90_wgmma_f16_128x256x64_s4_ws_streamk";
 constexpr const char* kSerialBf16 = "sm90_wgmma_bf16_128x256x64_s4_ws_serial_splitk";
 constexpr const char* kSerialF16 = "sm90_wgmma_f16_128x256x64_s4_ws_serial_splitk";
 
-std::string shape_name(Shape s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
 
-struct ForcedSplits {
-  explicit ForcedSplits(int s) { set_forced_split_k(s); }
-  ~ForcedSplits() { set_forced_split_k(0); }
-};
 
 // A K-major (A row-major, B column-major) problem with TMA-legal ld's (rounded up to 8), D and C
 // dtypes/layouts/scalars varied by `variant`.
@@ -70,10 +63,6 @@ GemmDesc make_problem(DType input, Shape s, int variant) {
 // poisoned differently and compares D bit for bit (sm90_entry_check.cuh).
 void run_and_check(const KernelEntry& k, const GemmDesc& g, bool twice) { run_and_check(k, g, 0, twice); }
 
-bool small_only() {
-  const char* v = std::getenv("TCGEMM_TEST_SMALL");
-  return v && std::strcmp(v, "1") == 0;
-}
 
 // "Small": at most a few CTAs, quick under compute-sanitizer, yet with partial tiles handed over
 // (64x64x1024: one tile cut into 16 pieces; 200x300x640: 4 tiles, 40 iterations on 40 CTAs).

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gpu/gpu_test_util.hpp"
+#include "gpu/sm90_entry_check.cuh"
 #include "gpu/sm90_test_util.cuh"
 #include "kernels/common/element.cuh"
 #include "runtime/device_reference.hpp"
@@ -39,7 +40,6 @@ constexpr const char* kTf32MmaSync = "sm80_mma_sync_tf32_128x128x16_s4";
 
 enum Variant { kPlain = 0, kDirect = 2 };
 
-int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 const Shape kShapes[] = {{1, 1, 1},       {7, 7, 7},       {33, 33, 33},    {64, 64, 64},
                          {127, 127, 127}, {128, 128, 128}, {129, 129, 129}, {256, 256, 256},
@@ -131,23 +131,7 @@ TEST_P(Sm90Wgmma, MatchesDeviceReference) {
   // max 1.4e-3*sqrt(K) over 65536 elements, always on a large element). Near-zero elements need
   // the floor of tests/gpu/gemm_test_util.cu (1e-3*sqrt(K)), not the 16-bit one.
   const double floor = (tf32 ? 1e-3 : 0.1 * eps) * std::sqrt(static_cast<double>(sh.k));
-  double diff2 = 0, ref2 = 0;
-  int64_t bad = 0, first_bad = -1;
-  for (size_t i = 0; i < r.size(); ++i) {
-    const double a = d[i], b = r[i];
-    diff2 += (a - b) * (a - b);
-    ref2 += b * b;
-    const bool ok = std::isfinite(a) && std::fabs(a - b) <= eps * (std::fabs(a) + std::fabs(b)) + floor;
-    if (!ok && bad++ == 0) first_bad = static_cast<int64_t>(i);
-  }
-  const double rel = std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-30);
-  EXPECT_EQ(bad, 0) << bad << " of " << r.size() << " elements off; first at (" << first_bad / sh.n << ", "
-                    << first_bad % sh.n << "): got " << d[first_bad] << ", want " << r[first_bad];
-  // The norm bound carries the per-element floor too: a problem of a few elements whose alpha*AB
-  // and beta*C nearly cancel has a tiny reference norm (tf32 1x1x1 failed rel <= eps once in ~20
-  // runs at 2.5e-3 against 2e-3, run 19, its element well inside the element bound).
-  EXPECT_LE(std::sqrt(diff2), eps * std::sqrt(ref2) + floor * std::sqrt(static_cast<double>(r.size())))
-      << "relative norm error " << rel;
+  expect_close(d, r, sh.n, eps, floor);
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
