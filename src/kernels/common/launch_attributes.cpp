@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
@@ -59,15 +60,41 @@ Result<int> resident_clusters(const void* kernel, unsigned cluster_ctas, int thr
   return clusters;
 }
 
-bool device_has_pdl() {
-  int device = 0, major = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+namespace {
+
+// Device attributes cannot change while the process runs, and gemm() asks for them on its hot
+// path (the SM count in every entry's supports() and plan, PDL support on every launch): each is
+// read from the driver once per device.
+constexpr int kMaxDevices = 64;
+std::atomic<int> g_sm_count[kMaxDevices];
+std::atomic<int> g_cc_major[kMaxDevices];
+
+int cached_attribute(std::atomic<int>* table, cudaDeviceAttr attr) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0) {
     (void)cudaGetLastError();
-    return false;
+    return 0;
   }
-  return major >= 9;
+  if (device >= kMaxDevices) {  // not cached: read it every time
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, attr, device) != cudaSuccess) (void)cudaGetLastError();
+    return v;
+  }
+  int v = table[device].load(std::memory_order_relaxed);
+  if (v > 0) return v;
+  if (cudaDeviceGetAttribute(&v, attr, device) != cudaSuccess || v <= 0) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  table[device].store(v, std::memory_order_relaxed);
+  return v;
 }
+
+}  // namespace
+
+int current_device_sm_count() { return cached_attribute(g_sm_count, cudaDevAttrMultiProcessorCount); }
+
+bool device_has_pdl() { return cached_attribute(g_cc_major, cudaDevAttrComputeCapabilityMajor) >= 9; }
 
 cudaLaunchAttribute pdl_attribute() {
   cudaLaunchAttribute a{};

@@ -23,6 +23,8 @@ cudaLaunchAttribute cluster_dim_attribute(unsigned ctas);
 // (a kernel is always launched with the same shape). Thread-safe.
 Result<int> resident_clusters(const void* kernel, unsigned cluster_ctas, int threads, int smem_bytes);
 
+// SMs of the current device, read once per device; 0 without a device.
+int current_device_sm_count();
 // Whether the current device has programmatic dependent launch (sm_90 and newer); cached per device.
 bool device_has_pdl();
 // The launch attribute that lets a kernel overlap its prologue with the previous kernel's drain

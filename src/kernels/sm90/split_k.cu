@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 
@@ -27,13 +28,8 @@ void set_forced_split_k(int splits) { g_forced_splits.store(std::max(splits, 0))
 int forced_split_k() { return g_forced_splits.load(); }
 
 int current_sm_count() {
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0) {
-    (void)cudaGetLastError();
-    return 132;
-  }
-  return sms;
+  const int sms = current_device_sm_count();
+  return sms > 0 ? sms : 132;
 }
 
 int choose_splits(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
