@@ -539,6 +539,24 @@ const void* pick_function(DType input, int stages) {
   return stages == 3 ? kernel_function<WgmmaInput::f16, 3>() : kernel_function<WgmmaInput::f16, 4>();
 }
 
+// The grid of g for config C: 2-CTA clusters own pairs of tile rows (the last pair may hold a
+// row past M), and every pair-tile runs all k-blocks.
+struct PairGrid {
+  int64_t tiles_m, tiles_n, pairs_m, pair_tiles;
+  int k_tiles;
+};
+
+template <class C>
+PairGrid pair_grid(const GemmDesc& g) {
+  PairGrid pg{};
+  pg.tiles_m = (g.m + C::kTileM - 1) / C::kTileM;
+  pg.tiles_n = (g.n + C::kTileN - 1) / C::kTileN;
+  pg.pairs_m = (pg.tiles_m + 1) / 2;
+  pg.pair_tiles = pg.pairs_m * pg.tiles_n;
+  pg.k_tiles = static_cast<int>((g.k + C::kTileK - 1) / C::kTileK);
+  return pg;
+}
+
 template <WgmmaInput In, int S, bool kStreamK = false>
 Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   using C = Config<In, S>;
@@ -564,11 +582,12 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   p.n_tma = n_tma;
   p.d = args.d;
   p.ldd = ldd;
-  p.tiles_m = (g.m + C::kTileM - 1) / C::kTileM;
-  p.tiles_n = (g.n + C::kTileN - 1) / C::kTileN;
-  p.pairs_m = (p.tiles_m + 1) / 2;
-  p.pair_tiles = p.pairs_m * p.tiles_n;
-  p.k_tiles = static_cast<int>((g.k + C::kTileK - 1) / C::kTileK);
+  const PairGrid pg = pair_grid<C>(g);
+  p.tiles_m = pg.tiles_m;
+  p.tiles_n = pg.tiles_n;
+  p.pairs_m = pg.pairs_m;
+  p.pair_tiles = pg.pair_tiles;
+  p.k_tiles = pg.k_tiles;
   p.alpha = g.alpha;
   p.group = pc_swizzle_resolved();
   p.along_n = pc_raster_resolved() == PcRaster::along_n ? 1 : 0;
@@ -677,21 +696,17 @@ std::size_t pc_streamk_workspace_bytes(const PcStreamKPlan& p) {
 }
 
 bool sm90_pc_streamk_shares_tail(const GemmDesc& g) {
-  using C = Config<WgmmaInput::bf16, 3>;
-  const int64_t pair_tiles = ((g.m + C::kTileM - 1) / C::kTileM + 1) / 2 * ((g.n + C::kTileN - 1) / C::kTileN);
-  const int k_tiles = static_cast<int>((g.k + C::kTileK - 1) / C::kTileK);
+  const PairGrid pg = pair_grid<Config<WgmmaInput::bf16, 3>>(g);
   const int64_t clusters = std::max(current_sm_count() / 2, 1);
-  return pair_tiles >= clusters && plan_pc_streamk(pair_tiles, k_tiles, clusters).sk_clusters > 0;
+  return pg.pair_tiles >= clusters && plan_pc_streamk(pg.pair_tiles, pg.k_tiles, clusters).sk_clusters > 0;
 }
 
 std::size_t sm90_wgmma_ws_pc_streamk_workspace(const GemmDesc& g) {
   // The resident cluster count is known only at launch; no more than half the SMs (one CTA an
   // SM) can share, and no more than there are k-blocks of pair-tiles to share.
-  using C = Config<WgmmaInput::bf16, 3>;
-  const int64_t pair_tiles = ((g.m + C::kTileM - 1) / C::kTileM + 1) / 2 * ((g.n + C::kTileN - 1) / C::kTileN);
-  const int64_t k_tiles = (g.k + C::kTileK - 1) / C::kTileK;
+  const PairGrid pg = pair_grid<Config<WgmmaInput::bf16, 3>>(g);
   PcStreamKPlan bound;
-  bound.sk_clusters = std::min<int64_t>(std::max(current_sm_count() / 2, 1), pair_tiles * k_tiles);
+  bound.sk_clusters = std::min<int64_t>(std::max(current_sm_count() / 2, 1), pg.pair_tiles * pg.k_tiles);
   return pc_streamk_workspace_bytes(bound);
 }
 
