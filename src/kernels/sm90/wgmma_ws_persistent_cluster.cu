@@ -539,24 +539,6 @@ const void* pick_function(DType input, int stages) {
   return stages == 3 ? kernel_function<WgmmaInput::f16, 3>() : kernel_function<WgmmaInput::f16, 4>();
 }
 
-// The grid of g for config C: 2-CTA clusters own pairs of tile rows (the last pair may hold a
-// row past M), and every pair-tile runs all k-blocks.
-struct PairGrid {
-  int64_t tiles_m, tiles_n, pairs_m, pair_tiles;
-  int k_tiles;
-};
-
-template <class C>
-PairGrid pair_grid(const GemmDesc& g) {
-  PairGrid pg{};
-  pg.tiles_m = (g.m + C::kTileM - 1) / C::kTileM;
-  pg.tiles_n = (g.n + C::kTileN - 1) / C::kTileN;
-  pg.pairs_m = (pg.tiles_m + 1) / 2;
-  pg.pair_tiles = pg.pairs_m * pg.tiles_n;
-  pg.k_tiles = static_cast<int>((g.k + C::kTileK - 1) / C::kTileK);
-  return pg;
-}
-
 template <WgmmaInput In, int S, bool kStreamK = false>
 Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   using C = Config<In, S>;
@@ -582,7 +564,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   p.n_tma = n_tma;
   p.d = args.d;
   p.ldd = ldd;
-  const PairGrid pg = pair_grid<C>(g);
+  const PairGrid pg = pair_grid(g, C::kTileM, C::kTileN, C::kTileK);
   p.tiles_m = pg.tiles_m;
   p.tiles_n = pg.tiles_n;
   p.pairs_m = pg.pairs_m;
@@ -696,7 +678,8 @@ std::size_t pc_streamk_workspace_bytes(const PcStreamKPlan& p) {
 }
 
 bool sm90_pc_streamk_shares_tail(const GemmDesc& g) {
-  const PairGrid pg = pair_grid<Config<WgmmaInput::bf16, 3>>(g);
+  const PairGrid pg = pair_grid(g, Config<WgmmaInput::bf16, 3>::kTileM, Config<WgmmaInput::bf16, 3>::kTileN,
+                                Config<WgmmaInput::bf16, 3>::kTileK);
   const int64_t clusters = std::max(current_sm_count() / 2, 1);
   return pg.pair_tiles >= clusters && plan_pc_streamk(pg.pair_tiles, pg.k_tiles, clusters).sk_clusters > 0;
 }
@@ -704,7 +687,8 @@ bool sm90_pc_streamk_shares_tail(const GemmDesc& g) {
 std::size_t sm90_wgmma_ws_pc_streamk_workspace(const GemmDesc& g) {
   // The resident cluster count is known only at launch; no more than half the SMs (one CTA an
   // SM) can share, and no more than there are k-blocks of pair-tiles to share.
-  const PairGrid pg = pair_grid<Config<WgmmaInput::bf16, 3>>(g);
+  const PairGrid pg = pair_grid(g, Config<WgmmaInput::bf16, 3>::kTileM, Config<WgmmaInput::bf16, 3>::kTileN,
+                                Config<WgmmaInput::bf16, 3>::kTileK);
   PcStreamKPlan bound;
   bound.sk_clusters = std::min<int64_t>(std::max(current_sm_count() / 2, 1), pg.pair_tiles * pg.k_tiles);
   return pc_streamk_workspace_bytes(bound);

@@ -39,6 +39,22 @@ const void* sm90_wgmma_ws_pc_function(DType input, int stages);
 // tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way).
 Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input = DType::bf16);
 
+// The grid of g for 2-CTA clusters that own pairs of tile rows (the last pair may hold a row past
+// M), every pair-tile running all k-blocks; shared with the ping-pong kernel.
+struct PairGrid {
+  int64_t tiles_m, tiles_n, pairs_m, pair_tiles;
+  int k_tiles;
+};
+inline PairGrid pair_grid(const GemmDesc& g, int64_t tile_m, int64_t tile_n, int64_t tile_k) {
+  PairGrid pg{};
+  pg.tiles_m = (g.m + tile_m - 1) / tile_m;
+  pg.tiles_n = (g.n + tile_n - 1) / tile_n;
+  pg.pairs_m = (pg.tiles_m + 1) / 2;
+  pg.pair_tiles = pg.pairs_m * pg.tiles_n;
+  pg.k_tiles = static_cast<int>((g.k + tile_k - 1) / tile_k);
+  return pg;
+}
+
 // Stream-K on the same kernel (3 stages, bf16/f16): the pair-tiles past the last full round
 // are cut along K into equal shares of k-blocks, one per cluster; partial tiles are handed over
 // through the workspace and added in k order by the cluster that holds the tile's last k-block.

@@ -365,11 +365,12 @@ Status launch_impl(const GemmArgs& args, int max_clusters) {
   p.n_tma = n_tma;
   p.d = args.d;
   p.ldd = ldd;
-  p.tiles_m = (g.m + C::kTileM - 1) / C::kTileM;
-  p.tiles_n = (g.n + C::kTileN - 1) / C::kTileN;
-  p.pairs_m = (p.tiles_m + 1) / 2;
-  p.pair_tiles = p.pairs_m * p.tiles_n;
-  p.k_tiles = static_cast<int>((g.k + C::kTileK - 1) / C::kTileK);
+  const PairGrid pg = pair_grid(g, C::kTileM, C::kTileN, C::kTileK);
+  p.tiles_m = pg.tiles_m;
+  p.tiles_n = pg.tiles_n;
+  p.pairs_m = pg.pairs_m;
+  p.pair_tiles = pg.pair_tiles;
+  p.k_tiles = pg.k_tiles;
   p.alpha = g.alpha;
   if (p.pair_tiles <= 0) return Status::success();
 
