@@ -21,8 +21,9 @@ constexpr double kSmFractionToSaturateDram = 0.5;
 constexpr double kOverlapLoss = 0.15;
 
 // NOTES: measured on the H200 (run 14, bench/NOTES.md): a 128x64 tile on 128 CTAs re-reading a
-// 7 MB A panel at 128x8192x28672 moved 1.41 GB from L2 into the SMs in 155 us, ~9.5 TB/s, twice
-// the datasheet DRAM rate; other devices are assumed to keep the same ratio (not measured).
+// 7 MB A panel at 128x8192x28672 moved 1.41 GB from L2 into the SMs in 155 us end to end, 9.1 TB/s,
+// about twice the 4.8 TB/s datasheet DRAM rate; other devices are assumed to keep the same ratio
+// (not measured).
 constexpr double kL2OverDram = 2.0;
 
 // NOTES: measured, not derived (bench/NOTES.md, tile/stage sweep, H200, one CTA/SM): the rate a

@@ -47,7 +47,7 @@ namespace tcgemm {
 // k-blocks x max(MMA time at the tile's measured efficiency, stage bytes over the ~90 GB/s one SM
 // pulls from L2); whole problem: at least A+B over ~3.6 TB/s of DRAM and every CTA's stage loads
 // over ~9.5 TB/s of L2; plus, when split, the f32 slabs written and read back at ~3.2 TB/s and a
-// launch). Candidates: 128x256 s4, 128x128 s7 and
+// launch; the three rates are fits to the calibration runs, split_k.cu says from what). Candidates: 128x256 s4, 128x128 s7 and
 // 128x64 s9, where each supports g; splits 1 up to min(64, k-blocks/2) (only the forced count when
 // one is set). Calibrated on runs 13-14 (bench/NOTES.md): 256x256x65536, 512x1024x32768,
 // 333x777x4099, 1000x1000x1001, 128x8192x28672.
