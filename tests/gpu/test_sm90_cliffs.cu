@@ -516,7 +516,7 @@ TEST(Sm90CliffsHost, SplitChooser) {
   EXPECT_EQ(forced_split_k(), 0);
 }
 
-// --- repack into the persistent cluster kernel (A/B copies, D through an aligned temporary) -----
+// --- repack into the persistent cluster kernel (A/B copies; a misaligned D stored by the threads) -
 const Shape kPcRepackShapes[] = {{7, 7, 7},         {33, 33, 33},     {1000, 1000, 1001},
                                  {333, 777, 4099},  {4097, 513, 4097}, {129, 257, 1001}};
 
@@ -588,9 +588,17 @@ TEST(Sm90PcRepackHost, RefusesAlignedAndOtherLayouts) {
   EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported) << "aligned: the kernel runs it without copies";
   g.m = g.n = g.k = 4097;
   EXPECT_TRUE(k->supports(g).ok()) << k->supports(g).message();
-  // A and B copies and D's temporary, each 4097 lines of ld 4104, rounded to 256 bytes.
+  // The A and B copies, each 4097 lines of ld 4104, rounded to 256 bytes; D is stored in place.
   const size_t copy = (size_t{4097} * 4104 * 2 + 255) / 256 * 256;
-  EXPECT_EQ(k->workspace_bytes(g), 3 * copy);
+  EXPECT_EQ(k->workspace_bytes(g), 2 * copy);
+  EXPECT_EQ(k->copy_bytes(g), 2 * 2 * copy) << "each copy read and written; nothing for D";
+  {
+    // Only D misaligned: no copies at all, the threads store D.
+    GemmDesc d_only = g;
+    d_only.k = 4096;
+    EXPECT_TRUE(k->supports(d_only).ok()) << k->supports(d_only).message();
+    EXPECT_EQ(k->workspace_bytes(d_only), 0u);
+  }
   const Result<std::string_view> picked = pick_kernel(g);
   ASSERT_TRUE(picked.ok()) << picked.status().message();
   // The rounds below are for 132 SMs (66 clusters).

@@ -163,7 +163,7 @@ TEST(Sm90PcStreamKRaster, AlongNGroupsOf2) {
 }
 
 // Behind the repack copies: 4097^3 (the cliff; 289 pair-tiles, as 4224^3) and a small
-// misaligned case whose D needs the aligned temporary.
+// misaligned case; D's ld breaks TMA's rule in both, so the threads store it (PcDStore::threads).
 const Shape kRepackShapes[] = {{1025, 1027, 1029}, {4097, 4097, 4097}};
 class Sm90PcRepackStreamK : public ::testing::TestWithParam<int> {};
 
@@ -186,6 +186,22 @@ TEST_P(Sm90PcRepackStreamK, MatchesDeviceReferenceAndIsDeterministic) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, Sm90PcRepackStreamK, ::testing::Range(0, 2),
                          [](const ::testing::TestParamInfo<int>& info) { return shape_name(kRepackShapes[info.param]); });
+
+// Stream-K with D stored by the consumers (PcDStore::threads: D's ld odd), for the sanitizers: 3
+// clusters, 4 pair-tiles of 4 k-blocks, 1 left over in pieces; the owner's copy-out drains during
+// its next unit's mainloop.
+TEST(Sm90PcStreamKSmall, ThreadsStoreD) {
+  TCGEMM_REQUIRE_GPU(90);
+  const KernelEntry* k = find_kernel(kSkBf16);
+  ASSERT_NE(k, nullptr);
+  KernelEntry e = *k;
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pc_streamk_launch(a, DType::bf16, 3, PcDStore::threads); };
+  GemmDesc g = tn_problem(DType::bf16, {384, 511, 200}, 0, 0.75f);
+  g.d.ld = 511;
+  g.c = g.d;
+  ASSERT_TRUE(sm90_wgmma_ws_pc_supports(g, DType::bf16, PcDStore::threads).ok());
+  run_and_check(e, g, 0, /*twice=*/true);
+}
 
 TEST(Sm90PcStreamKStatus, WorkspaceTooSmallIsAStatus) {
   TCGEMM_REQUIRE_GPU(90);

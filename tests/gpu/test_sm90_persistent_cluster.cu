@@ -43,10 +43,14 @@ constexpr const char* kTf32Names[] = {"sm90_wgmma_tf32_128x256x32_s3_pc2x1_tmast
 
 // Runs the kernel (through the registry when max_clusters < 0, else the launch with that grid cap)
 // and compares every element of D with the device reference; D's ld padding must stay NaN.
-void run_and_check(const char* name, DType input, int stages, int max_clusters, const GemmDesc& g) {
+// PcDStore::threads: the launch with that store (D's ld may break TMA's rule), on max_clusters
+// (0 or less: the full grid).
+void run_and_check(const char* name, DType input, int stages, int max_clusters, const GemmDesc& g,
+                   PcDStore store = PcDStore::tma) {
   const KernelEntry* k = find_kernel(name);
   ASSERT_NE(k, nullptr) << name;
-  const Status sup = k->supports(g);
+  const bool by_threads = store == PcDStore::threads;
+  const Status sup = by_threads ? sm90_wgmma_ws_pc_supports(g, input, store) : k->supports(g);
   ASSERT_TRUE(sup.ok()) << sup.message();
 
   const size_t na = stored_elements(extent_a(g), g.a.layout, g.a.ld);
@@ -65,7 +69,9 @@ void run_and_check(const char* name, DType input, int stages, int max_clusters, 
   args.a = A.p;
   args.b = B.p;
   args.d = D.p;
-  const Status run = max_clusters < 0 ? k->launch(args) : sm90_wgmma_ws_pc_launch(args, input, stages, max_clusters);
+  const Status run = by_threads        ? sm90_wgmma_ws_pc_launch(args, input, stages, std::max(max_clusters, 0), store)
+                     : max_clusters < 0 ? k->launch(args)
+                                        : sm90_wgmma_ws_pc_launch(args, input, stages, max_clusters);
   ASSERT_TRUE(run.ok()) << run.message();
   CUDA_OK(cudaDeviceSynchronize());
 
@@ -176,6 +182,42 @@ INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterTf32,
                                             ::testing::Values(1, 3)),
                          tf32_case_name);
 
+// --- D stored by the threads (PcDStore::threads): D's ld odd (every other row's pairs split in two
+// 16-bit stores) or one element past 16 bytes, N tails inside a box, ghost CTAs; all four stagings
+// (16-bit whole tile / halves, f32 halves / quarters). tn_problem's D is aligned; these retune it.
+GemmDesc with_d_ld(GemmDesc g, int64_t ld) {
+  g.d.ld = ld;
+  g.c = g.d;
+  return g;
+}
+
+const Shape kThreadsDShapes[] = {{1, 1, 1}, {7, 7, 7}, {33, 33, 33}, {129, 257, 130}, {385, 259, 200}, {1000, 1000, 1001}};
+
+// input (0 bf16, 1 f16, 2 tf32), stages, shape index
+using ThreadsDCase = std::tuple<int, int, int>;
+class Sm90PersistentClusterThreadsD : public ::testing::TestWithParam<ThreadsDCase> {};
+
+TEST_P(Sm90PersistentClusterThreadsD, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [in, stages, si] = GetParam();
+  const DType input = in == 0 ? DType::bf16 : in == 1 ? DType::f16 : DType::tf32;
+  const char* name = in == 2 ? kTf32Names[stages == 3 ? 0 : 1] : kNames[(in == 1 ? 2 : 0) + (stages == 3 ? 0 : 1)];
+  const Shape s = kThreadsDShapes[si];
+  const GemmDesc g = tn_problem(input, s, 0, si % 2 == 0 ? 1.0f : -0.75f);
+  run_and_check(name, input, stages, si % 3 == 0 ? 1 : 0, with_d_ld(g, s.n % 2 == 1 ? s.n : s.n + 1), PcDStore::threads);
+}
+
+std::string threads_d_name(const ::testing::TestParamInfo<ThreadsDCase>& info) {
+  const auto [in, stages, si] = info.param;
+  const char* inputs[] = {"bf16", "f16", "tf32"};
+  return std::string(inputs[in]) + "_s" + std::to_string(stages) + "_" + shape_name(kThreadsDShapes[si]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Sm90PersistentClusterThreadsD,
+                         ::testing::Combine(::testing::Range(0, 3), ::testing::Values(3, 4),
+                                            ::testing::Range(0, static_cast<int>(std::size(kThreadsDShapes)))),
+                         threads_d_name);
+
 // For compute-sanitizer (racecheck, synccheck, memcheck): small sizes, one cluster walking several
 // tiles (2 pair-tiles with 3 k-blocks; 3 tile rows so the last pair has a ghost CTA).
 TEST(Sm90PersistentClusterSmall, RingAndGhostAcrossTiles) {
@@ -187,6 +229,9 @@ TEST(Sm90PersistentClusterSmall, RingAndGhostAcrossTiles) {
     run_and_check(kNames[instance], input, stages, 1, tn_problem(input, {129, 257, 130}, 8, 0.75f));
     run_and_check(kNames[instance], input, stages, 1, tn_problem(input, {300, 100, 70}, 0, -1.25f));
     run_and_check(kNames[instance], input, stages, -1, tn_problem(input, {33, 33, 33}, 0, 1.0f));
+    // D by the threads, ld 257 (odd): the C buffer's reads race the next tile's writes if unordered.
+    run_and_check(kNames[instance], input, stages, 1, with_d_ld(tn_problem(input, {129, 257, 130}, 0, 0.75f), 257),
+                  PcDStore::threads);
   }
 }
 
@@ -199,6 +244,8 @@ TEST(Sm90PersistentClusterSmall, Tf32RingAndGhostAcrossTiles) {
     run_and_check(kTf32Names[instance], DType::tf32, stages, 1, tn_problem(DType::tf32, {129, 257, 70}, 4, 0.75f));
     run_and_check(kTf32Names[instance], DType::tf32, stages, 1, tn_problem(DType::tf32, {300, 99, 40}, 0, -1.25f));
     run_and_check(kTf32Names[instance], DType::tf32, stages, -1, tn_problem(DType::tf32, {33, 33, 33}, 0, 1.0f));
+    run_and_check(kTf32Names[instance], DType::tf32, stages, 1,
+                  with_d_ld(tn_problem(DType::tf32, {129, 257, 70}, 0, 0.75f), 257), PcDStore::threads);
   }
 }
 

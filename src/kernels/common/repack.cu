@@ -75,36 +75,6 @@ __global__ void __launch_bounds__(32 * kWarps) repack_16bit_kernel(const RepackC
     copy_segment<false>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, bounce[threadIdx.x / 32]);
 }
 
-// The way back (an aligned copy of D to the caller's D): per warp step one 512-element segment of
-// a line, two 16-byte loads per lane from the aligned source, a shared-memory bounce, then sixteen
-// coalesced 2-byte stores per lane (the only store width legal at any destination alignment).
-__global__ void __launch_bounds__(32 * kWarps) unpack_16bit_kernel(const uint16_t* __restrict__ src, int64_t ld_src,
-                                                                   int64_t lines, int64_t line_length,
-                                                                   uint16_t* __restrict__ dst, int64_t ld_dst) {
-  __shared__ alignas(16) uint16_t bounce[kWarps][kSegment];
-  uint16_t(&b)[kSegment] = bounce[threadIdx.x / 32];
-  dev::pdl_wait();
-  dev::pdl_launch_dependents();
-  const int lane = threadIdx.x % 32;
-  const int64_t col0 = int64_t{blockIdx.x} * kSegment;
-  const int valid = static_cast<int>(min(line_length - col0, static_cast<int64_t>(kSegment)));
-  const int loads = static_cast<int>(min(ld_src - col0, static_cast<int64_t>(kSegment)));  // a multiple of 8
-  for (int64_t line = int64_t{blockIdx.y} * kWarps + threadIdx.x / 32; line < lines;
-       line += int64_t{gridDim.y} * kWarps) {
-    const uint16_t* in = src + line * ld_src + col0;
-#pragma unroll
-    for (int h = 0; h < kSegment / 256; ++h)
-      if (h * 256 + 8 * lane < loads)
-        *reinterpret_cast<uint4*>(&b[h * 256 + 8 * lane]) = *reinterpret_cast<const uint4*>(in + h * 256 + 8 * lane);
-    __syncwarp();
-    uint16_t* out = dst + line * ld_dst + col0;
-#pragma unroll
-    for (int i = 0; i < kLoads; ++i)
-      if (i * 32 + lane < valid) out[i * 32 + lane] = b[i * 32 + lane];
-    __syncwarp();
-  }
-}
-
 std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
 
 
@@ -172,26 +142,6 @@ Status repack_16bit(const void* src, int64_t lines, int64_t line_length, int64_t
   jobs.copy[0] = RepackCopy{static_cast<const uint16_t*>(src), lines, line_length, ld_src, static_cast<uint16_t*>(dst),
                             ld_dst};
   return launch_copies(jobs, 1, stream);
-}
-
-Status unpack_16bit(const void* src, int64_t ld_src, int64_t lines, int64_t line_length, void* dst, int64_t ld_dst,
-                    cudaStream_t stream) {
-  if (src == nullptr || dst == nullptr || lines < 1 || line_length < 1 || ld_src < line_length ||
-      ld_dst < line_length || ld_src % 8 != 0 || reinterpret_cast<uintptr_t>(src) % 16 != 0 ||
-      reinterpret_cast<uintptr_t>(dst) % 2 != 0)
-    return Status(StatusCode::internal, "unpack_16bit: bad arguments (ld_src " + std::to_string(ld_src) +
-                                            " must be a multiple of 8 >= the line length " +
-                                            std::to_string(line_length) + ", src 16-byte aligned)");
-  const int64_t segments = (line_length + kSegment - 1) / kSegment;
-  const int64_t line_groups = std::min<int64_t>((lines + kWarps - 1) / kWarps, 65535);
-  if (segments > 0x7fffffff) return Status::unsupported("unpack_16bit: lines longer than 2^40 elements");
-  cudaError_t err = launch_pdl(unpack_16bit_kernel, dim3(static_cast<unsigned>(segments), static_cast<unsigned>(line_groups)),
-                               stream, static_cast<const uint16_t*>(src), ld_src, lines, line_length,
-                               static_cast<uint16_t*>(dst), ld_dst);
-  if (err == cudaSuccess) err = cudaGetLastError();
-  if (err != cudaSuccess)
-    return Status(StatusCode::cuda_error, std::string("unpack launch failed: ") + cudaGetErrorString(err));
-  return Status::success();
 }
 
 TmaRepackPlan plan_tma_repack(const GemmDesc& g) {

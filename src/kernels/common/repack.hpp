@@ -20,11 +20,6 @@ namespace tcgemm {
 Status repack_16bit(const void* src, int64_t lines, int64_t line_length, int64_t ld_src, void* dst,
                     int64_t ld_dst, cudaStream_t stream);
 
-// The reverse: lines of an aligned src (16-byte base, ld_src a multiple of 8) to a dst of any
-// 2-byte alignment and ld. Coalesced 16-byte loads, 2-byte stores; the pad columns are not copied.
-Status unpack_16bit(const void* src, int64_t ld_src, int64_t lines, int64_t line_length, void* dst, int64_t ld_dst,
-                    cudaStream_t stream);
-
 // A 16-bit operand whose base pointer (as the desc records it) or ld breaks TMA's 16-byte rule.
 bool breaks_tma_rule(const MatrixDesc& m, StoredExtent e);
 

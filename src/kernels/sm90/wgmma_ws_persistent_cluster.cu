@@ -39,6 +39,11 @@
 //    to the next 16-byte boundary, i.e. whatever lies in the ld padding. So the D map ends at
 //    n_tma = N rounded down to 16 bytes and the 1-7 (f32: 1-3) columns past it are read back from
 //    the C buffer and stored element by element.
+//  - PcDStore::threads (D's ld or base breaks TMA's rule, e.g. 4097^3): no D map; each consumer
+//    copies its C chunks to D itself, in 16-byte stores cut along D's own 16-byte boundaries
+//    (store_chunk_by_threads). No aligned temporary and no copy-out pass (~67 MB of traffic at
+//    4097^3; bench/NOTES.md, "D stored by the threads"). Deferring the copy into the next
+//    mainloop's wgmma waits measured no faster, so the consumers' stall is not what it costs.
 //  - The C buffer uses TMA's 128B swizzle (boxes of 64 rows x 128 bytes, 8 KB: 64 16-bit or 32
 //    f32 columns): a warp's 4-byte fragment stores then hit 32 distinct banks; f32's 8-byte
 //    stores (256 bytes a warp) take the minimum two wavefronts, rows r and r^1 sharing banks. st.shared (generic proxy) -> fence.proxy.async
@@ -157,6 +162,7 @@ struct Params {
   int64_t n_tma;  // n rounded down to 16 bytes (8 16-bit or 4 f32): the columns the TMA store writes
   void* d;        // for the tail columns past n_tma, stored by ordinary st.global
   int64_t ldd;
+  int d_by_threads;  // PcDStore::threads: no TMA store; the storer warps copy C out (any ld)
   int64_t tiles_m, tiles_n;
   int64_t pairs_m;     // ceil(tiles_m / 2): clusters along M
   int64_t pair_tiles;  // pairs_m * tiles_n: the work items of a cluster
@@ -274,6 +280,82 @@ __device__ __forceinline__ bool walk_next(const Params& p, Walk& w, Unit& u) {
   u = {w.dp, 0, p.k_tiles};
   w.dp += static_cast<int32_t>(gridDim.x / 2);  // clusters
   return true;
+}
+
+// PcDStore::threads: one consumer's 64 x kStoreCols chunk of C, from its swizzled boxes to D, by the
+// consumer's 128 threads. A row of D at an odd ld starts anywhere inside a 16-byte chunk, so the
+// chunk is cut along D's own 16-byte boundaries: each thread takes output chunk q of a row (kG + 1
+// of them: the first and last partial), reads the two C-buffer chunks it straddles and shifts them
+// by the row's offset (s elements) into one 16-byte store; a partial chunk (row ends, N) goes out
+// by predicated element stores of the same shifted chunk.
+__device__ __forceinline__ uint4 shift_chunks(const uint32_t (&x)[8], int s, bool half_words) {
+  // Words s / elements-a-word .. +4 of x; with 16-bit elements and s odd, each output word takes
+  // the high half of one and the low half of the next. Unrolled selects: a run-time index into x
+  // would go to local memory.
+  const int sw = half_words ? s / 2 : s;
+  uint32_t y[5];
+#pragma unroll
+  for (int w = 0; w < 5; ++w) {
+    uint32_t v = x[w];
+#pragma unroll
+    for (int k = 1; k < 4; ++k)
+      if (sw == k) v = x[w + k < 8 ? w + k : 7];
+    y[w] = v;
+  }
+  if (half_words && (s & 1)) {
+#pragma unroll
+    for (int w = 0; w < 4; ++w) y[w] = __byte_perm(y[w], y[w + 1], 0x5432);
+  }
+  return make_uint4(y[0], y[1], y[2], y[3]);
+}
+
+template <class C>
+__device__ __forceinline__ void store_chunk_by_threads(const Params& p, uint32_t c_buffer, int32_t row0,
+                                                       int32_t chunk_n0, int t) {
+  constexpr int kC = C::kChunkCols;                   // elements per 16 bytes
+  constexpr int kG = C::kStoreCols / kC;              // 16-byte chunks per row of the C chunk
+  constexpr int kChunksPerBoxRow = C::kBoxCols / kC;  // 8
+  const int cols = static_cast<int>(min(p.n - chunk_n0, static_cast<int64_t>(C::kStoreCols)));
+  const int rows = static_cast<int>(min(p.m - row0, int64_t{64}));
+  if (cols <= 0 || rows <= 0) return;  // a chunk wholly past N, or a slab past M
+  const int64_t base_elem = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.d) / C::kDBytes);
+  auto smem_chunk = [&](int r, int j) {
+    return c_buffer + (j / kChunksPerBoxRow) * C::kBoxBytes + r * C::kSwizzleBytes +
+           ((static_cast<uint32_t>(j % kChunksPerBoxRow) ^ static_cast<uint32_t>(r % 8)) * 16);
+  };
+  for (int i = t; i < rows * (kG + 1); i += 128) {
+    const int r = i / (kG + 1), q = i % (kG + 1);
+    const int64_t first = (row0 + r) * p.ldd + chunk_n0;  // D's element offset of this row's local column 0
+    const int s = static_cast<int>((kC - (base_elem + first) % kC) % kC);  // first local column on a boundary
+    const int ls = s + (q - 1) * kC;  // this output chunk's first local column (C chunks q-1 and q)
+    const int lo = max(ls, 0), hi = min(ls + kC, cols);
+    if (hi <= lo) continue;
+    uint32_t x[8];
+    const uint32_t a0 = smem_chunk(r, q - 1 < 0 ? 0 : q - 1), a1 = smem_chunk(r, q < kG ? q : kG - 1);
+    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3]) : "r"(a0) : "memory");
+    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(x[4]), "=r"(x[5]), "=r"(x[6]), "=r"(x[7]) : "r"(a1) : "memory");
+    const uint4 v = shift_chunks(x, s, C::kDBytes == 2);
+    uint8_t* out = static_cast<uint8_t*>(p.d) + (first + ls) * C::kDBytes;  // 16-byte aligned
+    if (hi - lo == kC) {
+      *reinterpret_cast<uint4*>(out) = v;
+      continue;
+    }
+    // A partial chunk (a row's ends, N): elements [lo - ls, hi - ls) of v by predicated stores.
+    // NOTES: no shared-memory loads in this loop; reading such elements one by one, the whole warp
+    // waited them out on every row (+10% at 4096x4095x4096 against +6.6% now, bench/NOTES.md).
+    const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int j = 0; j < kC; ++j) {
+      if (j < lo - ls || j >= hi - ls) continue;
+      if constexpr (C::kDBytes == 4) {
+        reinterpret_cast<uint32_t*>(out)[j] = w[j];
+      } else {
+        reinterpret_cast<uint16_t*>(out)[j] = static_cast<uint16_t>(j % 2 ? w[j / 2] >> 16 : w[j / 2] & 0xffffu);
+      }
+    }
+  }
 }
 
 // --- the kernel ------------------------------------------------------------------------------
@@ -468,6 +550,11 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
             }
           }
         }
+        if (p.d_by_threads) {  // uniform
+          named_barrier_sync(2 + consumer, 128);
+          store_chunk_by_threads<C>(p, c_buffer, row0, tc.n0 + chunk * C::kStoreCols, t);
+          continue;  // the next chunk's (or tile's) barrier orders these reads before the rewrite
+        }
         // The generic-proxy writes above must be visible to the TMA engine (async proxy).
         dev::fence_proxy_async_shared();
         named_barrier_sync(2 + consumer, 128);
@@ -540,7 +627,7 @@ const void* pick_function(DType input, int stages) {
 }
 
 template <WgmmaInput In, int S, bool kStreamK = false>
-Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
+Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore store) {
   using C = Config<In, S>;
   const GemmDesc& g = args.desc;
   const int64_t lda = effective_ld(g.a, extent_a(g));
@@ -553,9 +640,14 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   // Inner extent n rounded down to 16 bytes (see the NOTES on 16-byte store granularity); where
   // that is 0 no TMA store is issued and the map only has to be valid (ldd >= kChunkCols here, by
   // the 16-byte ld rule).
-  const int64_t n_tma = g.n / C::kChunkCols * C::kChunkCols;
-  Result<TensorMap2d> map_d = make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, C::kChunkCols), g.m,
-                                                 ldd, C::kBoxCols, 64);
+  // With the storer warps writing D, no D map is encoded (D's ld may break TMA's rule); the
+  // kernel's map_d parameter then carries A's map, prefetched and never used.
+  const bool by_threads = store == PcDStore::threads;
+  const int64_t n_tma = by_threads ? 0 : g.n / C::kChunkCols * C::kChunkCols;
+  Result<TensorMap2d> map_d =
+      by_threads ? map_a
+                 : make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, C::kChunkCols), g.m, ldd,
+                                      C::kBoxCols, 64);
   if (!map_d.ok()) return map_d.status();
 
   Params p{};
@@ -564,6 +656,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters) {
   p.n_tma = n_tma;
   p.d = args.d;
   p.ldd = ldd;
+  p.d_by_threads = by_threads ? 1 : 0;
   const PairGrid pg = pair_grid(g, C::kTileM, C::kTileN, C::kTileK);
   p.tiles_m = pg.tiles_m;
   p.tiles_n = pg.tiles_n;
@@ -700,13 +793,13 @@ Status sm90_wgmma_ws_pc_streamk_supports(const GemmDesc& g, DType input) {
   return sm90_wgmma_ws_pc_supports(g, input);
 }
 
-Status sm90_wgmma_ws_pc_streamk_launch(const GemmArgs& args, DType input, int max_clusters) {
+Status sm90_wgmma_ws_pc_streamk_launch(const GemmArgs& args, DType input, int max_clusters, PcDStore store) {
   if (input != DType::bf16 && input != DType::f16)
     return Status(StatusCode::internal, "persistent cluster stream-K: input must be bf16 or f16");
   if (args.a == nullptr || args.b == nullptr || args.d == nullptr)
     return Status::invalid("A, B and D must be non-null");
-  return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 3, true>(args, input, max_clusters)
-                              : launch_impl<WgmmaInput::f16, 3, true>(args, input, max_clusters);
+  return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 3, true>(args, input, max_clusters, store)
+                              : launch_impl<WgmmaInput::f16, 3, true>(args, input, max_clusters, store);
 }
 
 const void* sm90_wgmma_ws_pc_streamk_function(DType input) {
@@ -714,7 +807,7 @@ const void* sm90_wgmma_ws_pc_streamk_function(DType input) {
                               : kernel_function<WgmmaInput::f16, 3, true>();
 }
 
-Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input) {
+Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input, PcDStore store) {
   if (input != DType::bf16 && input != DType::f16 && input != DType::tf32)
     return Status::unsupported("the persistent cluster kernel takes bf16, f16 or tf32 inputs");
   if (g.a.layout != Layout::row || g.b.layout != Layout::column)
@@ -731,25 +824,31 @@ Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input) {
     return Status::unsupported("the persistent cluster kernel's TMA-store epilogue does not read C (beta must be 0)");
   if (g.m < 1 || g.n < 1 || g.k < 1) return Status::unsupported("m, n and k must be at least 1");
   if (Status s = sm90_wgmma_ws_supports(g, input); !s.ok()) return s;  // dtypes, A/B TMA rules, extents
+  if (store == PcDStore::threads) {
+    // 16-byte stores go where D's own alignment allows; a lone element needs its own size.
+    if (g.d.pointer_alignment % dtype_bytes(g.d.dtype) != 0)
+      return Status::unsupported("D's base must be aligned to its element size");
+    return Status::success();
+  }
   if (Status s = check_tma_operand("D", g.d.dtype, g.d.pointer_alignment, effective_ld(g.d, extent_c(g))); !s.ok())
     return s;
   return Status::success();
 }
 
-Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters) {
+Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters, PcDStore store) {
   if (stages != 3 && stages != 4) return Status(StatusCode::internal, "persistent cluster kernel: stages must be 3 or 4");
   if (input != DType::bf16 && input != DType::f16 && input != DType::tf32)
     return Status(StatusCode::internal, "persistent cluster kernel: input must be bf16, f16 or tf32");
   if (args.a == nullptr || args.b == nullptr || args.d == nullptr)
     return Status::invalid("A, B and D must be non-null");
   if (input == DType::bf16)
-    return stages == 3 ? launch_impl<WgmmaInput::bf16, 3>(args, input, max_clusters)
-                       : launch_impl<WgmmaInput::bf16, 4>(args, input, max_clusters);
+    return stages == 3 ? launch_impl<WgmmaInput::bf16, 3>(args, input, max_clusters, store)
+                       : launch_impl<WgmmaInput::bf16, 4>(args, input, max_clusters, store);
   if (input == DType::tf32)
-    return stages == 3 ? launch_impl<WgmmaInput::tf32, 3>(args, input, max_clusters)
-                       : launch_impl<WgmmaInput::tf32, 4>(args, input, max_clusters);
-  return stages == 3 ? launch_impl<WgmmaInput::f16, 3>(args, input, max_clusters)
-                     : launch_impl<WgmmaInput::f16, 4>(args, input, max_clusters);
+    return stages == 3 ? launch_impl<WgmmaInput::tf32, 3>(args, input, max_clusters, store)
+                       : launch_impl<WgmmaInput::tf32, 4>(args, input, max_clusters, store);
+  return stages == 3 ? launch_impl<WgmmaInput::f16, 3>(args, input, max_clusters, store)
+                     : launch_impl<WgmmaInput::f16, 4>(args, input, max_clusters, store);
 }
 
 const void* sm90_wgmma_ws_pc_function(DType input, int stages) { return pick_function(input, stages); }

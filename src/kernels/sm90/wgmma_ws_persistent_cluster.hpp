@@ -1,7 +1,7 @@
 // Host entry points of the persistent, 2-CTA-cluster, TMA-store warp-specialized wgmma kernel
 // (wgmma_ws_persistent_cluster.cu), for the registry. bf16/f16 with D of the input type, or tf32
 // (f32 storage) with D f32; A row-major and B column-major (both K-major), D row-major,
-// beta == 0, A/B/D meeting TMA's 16-byte rules.
+// beta == 0, A/B meeting TMA's 16-byte rules (D too, unless the threads store it: PcDStore).
 #pragma once
 
 #include <cstddef>
@@ -30,11 +30,19 @@ PcRaster pc_raster_resolved();
 int pc_swizzle_resolved();
 const char* to_string(PcRaster r);
 
-Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input);
+
+// How the epilogue writes D from the shared-memory C buffer: by TMA store (D must meet TMA's
+// 16-byte rules), or by the consumer threads' own coalesced stores, 2 elements a thread, which take
+// any ld and any element-aligned base (4097^3: D's ld of 4097 breaks the rule, and an aligned
+// temporary plus a copy-out cost ~67 MB of extra traffic).
+enum class PcDStore { tma, threads };
+
+Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input, PcDStore store = PcDStore::tma);
 // stages: 3 (a 64 KB C buffer: the whole 16-bit tile, or an f32 tile in two halves) or 4 (32 KB:
 // a 16-bit tile in two halves, an f32 tile in four quarters). max_clusters caps the
 // persistent grid (0: as many 2-CTA clusters as can be resident at once).
-Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters = 0);
+Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters = 0,
+                               PcDStore store = PcDStore::tma);
 const void* sm90_wgmma_ws_pc_function(DType input, int stages);
 // tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way).
 Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input = DType::bf16);
@@ -78,7 +86,8 @@ std::size_t sm90_wgmma_ws_pc_streamk_workspace(const GemmDesc& g);
 // half full) on this device's SMs / 2 clusters: where gemm() prefers stream-K (bench/NOTES.md).
 bool sm90_pc_streamk_shares_tail(const GemmDesc& g);
 Status sm90_wgmma_ws_pc_streamk_supports(const GemmDesc& g, DType input);
-Status sm90_wgmma_ws_pc_streamk_launch(const GemmArgs& args, DType input, int max_clusters = 0);
+Status sm90_wgmma_ws_pc_streamk_launch(const GemmArgs& args, DType input, int max_clusters = 0,
+                                       PcDStore store = PcDStore::tma);
 const void* sm90_wgmma_ws_pc_streamk_function(DType input);
 
 }  // namespace tcgemm
