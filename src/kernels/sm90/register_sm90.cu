@@ -278,7 +278,7 @@ KernelEntry pingpong_entry(std::string_view name) {
   return e;
 }
 
-// pc_repack.hpp: the persistent cluster kernel behind the A/B copies and D's aligned temporary.
+// pc_repack.hpp: the persistent cluster kernel behind the A/B copies (a misaligned D stored by its threads).
 // Preference 2, above the plain repack entry (1) and below repack + split-K (3), which takes the
 // shapes whose tiles do not fill the SMs.
 template <DType In>
