@@ -194,6 +194,23 @@ TEST(Sm90PingPongPadding, LdPaddingStaysUntouched) {
   }
 }
 
+// The small-M entry (gemm()'s pick for 64 < M <= 128 over many column tiles) through the registry:
+// M just past 64 and at 128, an N tail, K tails; one cluster per pair-tile.
+TEST(Sm90PingPong, SmallMEntryMatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (DType input : {DType::bf16, DType::f16}) {
+    const KernelEntry* k = find_kernel(input == DType::bf16 ? "sm90_wgmma_bf16_64x256x64_s5_pingpong_smallm"
+                                                            : "sm90_wgmma_f16_64x256x64_s5_pingpong_smallm");
+    ASSERT_NE(k, nullptr);
+    for (Shape s : {Shape{100, 12288, 256}, Shape{65, 11800, 100}, Shape{128, 16384, 72}}) {
+      const GemmDesc g = tn_problem(input, s, 0, 1.0f);
+      if (!k->supports(g).ok()) GTEST_SKIP() << k->supports(g).message();  // fewer SMs than an H200
+      SCOPED_TRACE(shape_name(s));
+      run_and_check(*k, g, 0, /*twice=*/false);
+    }
+  }
+}
+
 // --- host ----------------------------------------------------------------------------------------------
 TEST(Sm90PingPongHost, RegisteredByNameOnlyWithThePersistentClusterContract) {
   for (const char* name : {kNames[0][0], kNames[0][1], kNames[1][0], kNames[1][1]}) {
@@ -220,6 +237,23 @@ TEST(Sm90PingPongHost, RegisteredByNameOnlyWithThePersistentClusterContract) {
   tf32.a.dtype = tf32.b.dtype = DType::tf32;
   tf32.d.dtype = tf32.c.dtype = DType::f32;
   EXPECT_FALSE(sm90_wgmma_ws_pingpong_supports(tf32, DType::tf32).ok());
+}
+
+TEST(Sm90PingPongHost, SmallMEntryTakesTwoRealTilesAPair) {
+  const KernelEntry* k = find_kernel("sm90_wgmma_bf16_64x256x64_s5_pingpong_smallm");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->preference, 4);
+  EXPECT_EQ(k->stages, 5);
+  EXPECT_FALSE(k->supports(tn_problem(DType::bf16, {64, 12288, 4096})).ok()) << "M <= 64: swap A/B";
+  EXPECT_FALSE(k->supports(tn_problem(DType::bf16, {129, 12288, 4096})).ok()) << "two 128-row tiles";
+  // The CTA rule is for this device's SMs; the numbers below are an H200's 132 (96 and 64 CTAs).
+  if (current_sm_count() != 132) GTEST_SKIP() << "the fill thresholds below assume 132 SMs";
+  const GemmDesc wide = tn_problem(DType::bf16, {100, 12288, 4096});
+  EXPECT_TRUE(k->supports(wide).ok()) << k->supports(wide).message();
+  EXPECT_EQ(pick_kernel(wide).value(), "sm90_wgmma_bf16_64x256x64_s5_pingpong_smallm");
+  const GemmDesc narrow = tn_problem(DType::bf16, {128, 8192, 8192});
+  EXPECT_FALSE(k->supports(narrow).ok()) << "64 CTAs: half the SMs";
+  EXPECT_NE(pick_kernel(narrow).value(), "sm90_wgmma_bf16_64x256x64_s5_pingpong_smallm");
 }
 
 }  // namespace

@@ -278,6 +278,31 @@ KernelEntry pingpong_entry(std::string_view name) {
   return e;
 }
 
+// Small M (64 < M <= 128) over many 256-wide column tiles: the ping-pong kernel's 64-row tiles put
+// a real tile in each CTA of a cluster pair, where the 128-row kernels leave the second CTA a ghost
+// (or split K and pay a reduce). Measured (bench/NOTES.md, "Small M on the ping-pong kernel"): s5
+// 0.88-0.98x of cuBLAS against 0.76-0.87x for the previous picks wherever its CTAs (two per
+// 256-wide column) fill at least 70% of the SMs; at N = 8192 (half the SMs) split-K stays ahead.
+Status pingpong_small_m_applies(const GemmDesc& g) {
+  if (g.m <= 64 || g.m > 128)
+    return Status::unsupported("the small-M ping-pong path takes 64 < M <= 128 (two real 64-row tiles a pair)");
+  const int64_t ctas = 2 * ((g.n + 255) / 256);
+  if (10 * ctas < 7 * static_cast<int64_t>(current_sm_count()))
+    return Status::unsupported("its " + std::to_string(ctas) + " CTAs would fill under 70% of the SMs: split-K or swap A/B serves it");
+  return Status::success();
+}
+
+template <DType In>
+KernelEntry pingpong_small_m_entry(std::string_view name) {
+  KernelEntry e = pingpong_entry<In, 5>(name);
+  e.preference = 4;
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (Status s = sm90_wgmma_ws_pingpong_supports(g, In); !s.ok()) return s;
+    return pingpong_small_m_applies(g);
+  };
+  return e;
+}
+
 // pc_repack.hpp: the persistent cluster kernel behind the A/B copies (a misaligned D stored by its threads).
 // Preference 2, above the plain repack entry (1) and below repack + split-K (3), which takes the
 // shapes whose tiles do not fill the SMs.
@@ -392,6 +417,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pingpong_entry<DType::f16, 4>("sm90_wgmma_f16_64x256x64_s4_pingpong"));
   table.push_back(pingpong_entry<DType::bf16, 5>("sm90_wgmma_bf16_64x256x64_s5_pingpong"));
   table.push_back(pingpong_entry<DType::f16, 5>("sm90_wgmma_f16_64x256x64_s5_pingpong"));
+  table.push_back(pingpong_small_m_entry<DType::bf16>("sm90_wgmma_bf16_64x256x64_s5_pingpong_smallm"));
+  table.push_back(pingpong_small_m_entry<DType::f16>("sm90_wgmma_f16_64x256x64_s5_pingpong_smallm"));
   table.push_back(streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_streamk"));
   table.push_back(streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_streamk"));
   table.push_back(serial_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_serial_splitk"));
