@@ -292,14 +292,18 @@ Status pingpong_small_m_applies(const GemmDesc& g) {
   return Status::success();
 }
 
+// An entry's supports(): the kernel's own rules, then where gemm() should prefer it.
+template <DType In, Status (*Kernel)(const GemmDesc&, DType), Status (*Applies)(const GemmDesc&)>
+Status gated_supports(const GemmDesc& g) {
+  if (Status s = Kernel(g, In); !s.ok()) return s;
+  return Applies(g);
+}
+
 template <DType In>
 KernelEntry pingpong_small_m_entry(std::string_view name) {
   KernelEntry e = pingpong_entry<In, 5>(name);
   e.preference = 4;
-  e.supports = [](const GemmDesc& g) -> Status {
-    if (Status s = sm90_wgmma_ws_pingpong_supports(g, In); !s.ok()) return s;
-    return pingpong_small_m_applies(g);
-  };
+  e.supports = &gated_supports<In, &sm90_wgmma_ws_pingpong_supports, &pingpong_small_m_applies>;
   return e;
 }
 
@@ -335,10 +339,7 @@ template <DType In>
 KernelEntry pc_streamk_entry(std::string_view name) {
   KernelEntry e = pc_entry<In, 3>(name);
   e.preference = 3;
-  e.supports = [](const GemmDesc& g) -> Status {
-    if (Status s = sm90_wgmma_ws_pc_streamk_supports(g, In); !s.ok()) return s;
-    return pc_streamk_applies(g);
-  };
+  e.supports = &gated_supports<In, &sm90_wgmma_ws_pc_streamk_supports, &pc_streamk_applies>;
   e.workspace_bytes = &sm90_wgmma_ws_pc_streamk_workspace;
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pc_streamk_launch(a, In); };
   e.function = [] { return sm90_wgmma_ws_pc_streamk_function(In); };
@@ -348,10 +349,7 @@ KernelEntry pc_streamk_entry(std::string_view name) {
 template <DType In>
 KernelEntry pc_repack_streamk_entry(std::string_view name) {
   KernelEntry e = pc_streamk_entry<In>(name);
-  e.supports = [](const GemmDesc& g) -> Status {
-    if (Status s = sm90_pc_repack_supports(g, In); !s.ok()) return s;
-    return pc_streamk_applies(g);
-  };
+  e.supports = &gated_supports<In, &sm90_pc_repack_supports, &pc_streamk_applies>;
   e.workspace_bytes = &sm90_pc_repack_streamk_workspace;
   e.copy_bytes = &sm90_pc_repack_copy_bytes;
   e.launch = [](const GemmArgs& a) { return sm90_pc_repack_streamk_launch(a, In); };
