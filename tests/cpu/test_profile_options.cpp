@@ -88,7 +88,7 @@ TEST(ProfileFlags, EveryBadValueIsAOneLineErrorNamingTheFlag) {
   const std::vector<std::pair<std::string, std::string>> bad{
       {"operation", "Conv2d"}, {"m", "0"}, {"n", "x"}, {"A", "bf17"}, {"alpha", "nan"},
       {"beta", "1,,2"}, {"split_k_mode", "diagonal"}, {"split_k_slices", "0"},
-      {"raster_order", "spiral"}, {"swizzle_size", "3"}, {"kernels", ""}, {"providers", "cutlass"},
+      {"raster_order", "spiral"}, {"swizzle_size", "3"}, {"lda", "-1"}, {"ldc", "x"}, {"kernels", ""}, {"providers", "cutlass"},
       {"verification-enabled", "maybe"}, {"verification-providers", "host"}, {"epsilon", "0"},
       {"warmup-iterations", "-1"}, {"profiling-iterations", "1e3"}, {"profiling-duration", "0"},
       {"seed", "-4"}, {"dist", "gaussian"}, {"dist", "uniform,min:1,max:-1"},
@@ -100,6 +100,28 @@ TEST(ProfileFlags, EveryBadValueIsAOneLineErrorNamingTheFlag) {
     EXPECT_EQ(msg.rfind("--" + flag + ": ", 0), 0u) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
   }
+}
+
+// --lda/--ldb/--ldc: one problem with padded (or misaligned) leading dimensions, named in its row.
+TEST(ProfileFlags, LeadingDimensionsReachTheProblem) {
+  auto o = parse_profile_options({{"m", "4096"}, {"n", "4095"}, {"k", "4096"}, {"ldc", "4096"}, {"lda", "4104"}});
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  ASSERT_EQ(o->problems.size(), 1u);
+  EXPECT_EQ(o->problems[0].desc.a.ld, 4104);
+  EXPECT_EQ(o->problems[0].desc.b.ld, 0);
+  EXPECT_EQ(o->problems[0].desc.c.ld, 4096);
+  EXPECT_EQ(o->problems[0].desc.d.ld, 4096);
+  const std::string row = describe_problem(o->problems[0]);
+  EXPECT_NE(row.find("lda=4104"), std::string::npos) << row;
+  EXPECT_NE(row.find("ldc=4096"), std::string::npos) << row;
+  EXPECT_EQ(row.find("ldb="), std::string::npos) << row;
+  // Smaller than the stored extent: the error names the flag the user typed.
+  auto small = parse_profile_options({{"m", "64"}, {"n", "100"}, {"k", "64"}, {"ldc", "99"}});
+  ASSERT_FALSE(small.ok());
+  EXPECT_EQ(small.status().message().rfind("--ldc: ", 0), 0u) << small.status().message();
+  auto tight = parse_profile_options({});
+  ASSERT_TRUE(tight.ok());
+  EXPECT_EQ(describe_problem(tight->problems[0]).find("ld"), std::string::npos);
 }
 
 TEST(ProfileFlags, SplitKRasterAndSwizzleTakeEffect) {

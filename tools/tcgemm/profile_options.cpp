@@ -72,6 +72,10 @@ const std::vector<FlagSpec>& profile_flag_specs() {
       {"B", "B's dtype:layout, e.g. bf16:column (default bf16:column)"},
       {"C", "C's dtype[:layout] (default: A's dtype, row)"},
       {"D", "D's dtype[:layout] (default: C's)"},
+      {"lda", "leading dimension of A in elements (default 0: tight); with ldb and ldc, the one way to time a "
+              "misaligned operand against an aligned one at the same shape"},
+      {"ldb", "leading dimension of B in elements (default 0: tight)"},
+      {"ldc", "leading dimension of C and D in elements (default 0: tight)"},
       {"alpha", "scale of A*B (default 1); comma list sweeps"},
       {"beta", "scale of C (default 0); comma list sweeps"},
       {"split_k_mode", "parallel (f32 slabs + a reduce kernel) or serial (in-kernel fix-up, the *_serial_splitk "
@@ -245,6 +249,9 @@ std::string describe_problem(const ProfileProblem& p) {
   os << " D=" << operand_string(g.d);
   if (g.alpha != 1.0f) os << " alpha=" << g.alpha;
   if (g.beta != 0.0f) os << " beta=" << g.beta;
+  if (g.a.ld != 0) os << " lda=" << g.a.ld;
+  if (g.b.ld != 0) os << " ldb=" << g.b.ld;
+  if (g.d.ld != 0) os << " ldc=" << g.d.ld;
   if (p.split_k_slices != 0) os << " split_k_slices=" << p.split_k_slices;
   if (p.raster_order != "heuristic") os << " raster_order=" << p.raster_order;
   if (p.swizzle_size != 0) os << " swizzle_size=" << p.swizzle_size;
@@ -308,6 +315,16 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
     if (!d.layout_given) d.layout = c.layout;
   }
   if (is_fp8(c.dtype) && !is_fp8(d.dtype)) return flag_error("C", "an FP8 C needs an FP8 D");
+
+  int64_t lds[3] = {0, 0, 0};  // lda, ldb, ldc
+  for (int i = 0; i < 3; ++i) {
+    const char* name = i == 0 ? "lda" : i == 1 ? "ldb" : "ldc";
+    if (auto v = get(name)) {
+      auto r = parse_int(name, *v, 0);
+      if (!r.ok()) return r.status();
+      lds[i] = *r;
+    }
+  }
 
   std::vector<double> alphas{1.0}, betas{0.0};
   if (auto v = get("alpha")) { auto r = parse_float_list("alpha", *v); if (!r.ok()) return r.status(); alphas = *r; }
@@ -432,17 +449,26 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
                 for (int64_t z : swizzles) {
                   ProfileProblem p;
                   p.desc.m = m; p.desc.n = n; p.desc.k = k;
-                  p.desc.a = {a.dtype, a.layout};
-                  p.desc.b = {b.dtype, b.layout};
-                  p.desc.c = {c.dtype, c.layout};
-                  p.desc.d = {d.dtype, d.layout};
+                  p.desc.a = {a.dtype, a.layout, lds[0]};
+                  p.desc.b = {b.dtype, b.layout, lds[1]};
+                  p.desc.c = {c.dtype, c.layout, lds[2]};
+                  p.desc.d = {d.dtype, d.layout, lds[2]};
                   p.desc.alpha = static_cast<float>(alpha);
                   p.desc.beta = static_cast<float>(beta);
                   p.split_k_slices = s;
                   p.raster_order = raster;
                   p.swizzle_size = z;
-                  if (Status st = validate(p.desc); !st.ok())
-                    return flag_error(st.message().rfind("ld", 0) == 0 ? "m" : "A", st.message());
+                  if (Status st = validate(p.desc); !st.ok()) {
+                    // validate() names fields (ldA); the user typed flags.
+                    const std::string& msg = st.message();
+                    const char* flag = msg.find("ldA") != std::string::npos   ? "lda"
+                                       : msg.find("ldB") != std::string::npos ? "ldb"
+                                       : msg.find("ldC") != std::string::npos || msg.find("ldD") != std::string::npos
+                                           ? "ldc"
+                                       : msg.rfind("ld", 0) == 0 ? "m"
+                                                                 : "A";
+                    return flag_error(flag, msg);
+                  }
                   o.problems.push_back(p);
                 }
   return o;
