@@ -670,10 +670,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
 
   const void* fn = kernel_function<In, S, kStreamK>();
   const uint32_t smem = C::kSmemBytes;
-  cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
-  if (err != cudaSuccess)
-    return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(max dynamic smem ") +
-                                              std::to_string(smem) + "): " + cudaGetErrorString(err));
+  if (Status s = allow_dynamic_smem(fn, static_cast<int>(smem)); !s.ok()) return s;
   Result<int> resident = resident_clusters(fn, C::kClusterM, C::kThreads, static_cast<int>(smem));
   if (!resident.ok()) return resident.status();
   int64_t clusters = resident.value();
@@ -694,7 +691,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
         return Status(StatusCode::misaligned, "stream-K: the workspace must be 16-byte aligned (float4 partials)");
       p.flags = static_cast<uint32_t*>(args.workspace);
       p.partials = reinterpret_cast<float*>(static_cast<char*>(args.workspace) + flag_bytes(plan));
-      if (err = cudaMemsetAsync(args.workspace, 0, flag_bytes(plan), args.stream); err != cudaSuccess)
+      if (cudaError_t err = cudaMemsetAsync(args.workspace, 0, flag_bytes(plan), args.stream); err != cudaSuccess)
         return Status(StatusCode::cuda_error, std::string("stream-K: zeroing the flags: ") + cudaGetErrorString(err));
     }
     p.sk_tiles = plan.sk_tiles;
@@ -717,7 +714,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   cudaLaunchAttribute attrs[2] = {cluster_dim_attribute(C::kClusterM), pdl_attribute()};
   cfg.attrs = attrs;
   cfg.numAttrs = 2;
-  err = cudaLaunchKernelExC(&cfg, fn, kernel_args);
+  const cudaError_t err = cudaLaunchKernelExC(&cfg, fn, kernel_args);
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("sm90 persistent cluster launch failed: ") + cudaGetErrorString(err));
   return Status::success();

@@ -45,6 +45,7 @@
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/fixup.cuh"
+#include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
@@ -593,16 +594,12 @@ Status launch_plan(const GemmArgs& args, DType input, const StreamKPlan& plan) {
   const bool direct_store = g.d.layout == Layout::row && g.d.dtype == input && g.beta == 0.0f && ldd % 2 == 0 &&
                             reinterpret_cast<uintptr_t>(args.d) % 4 == 0;
   const void* fn = pick_function(input, direct_store);
-  cudaError_t err = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(Config::kSmemBytes));
-  if (err != cudaSuccess)
-    return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(max dynamic smem ") +
-                                              std::to_string(Config::kSmemBytes) + "): " + cudaGetErrorString(err));
+  if (Status s = allow_dynamic_smem(fn, static_cast<int>(Config::kSmemBytes)); !s.ok()) return s;
   const CUtensorMap* ma = &map_a.value().map;
   const CUtensorMap* mb = &map_b.value().map;
   void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), &p};
-  err = cudaLaunchKernel(fn, dim3(static_cast<unsigned>(plan.grid)), dim3(Config::kThreads), kernel_args,
-                         Config::kSmemBytes, args.stream);
+  const cudaError_t err = cudaLaunchKernel(fn, dim3(static_cast<unsigned>(plan.grid)), dim3(Config::kThreads),
+                                           kernel_args, Config::kSmemBytes, args.stream);
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("sm90 wgmma stream-K launch failed: ") + cudaGetErrorString(err));
   return Status::success();
