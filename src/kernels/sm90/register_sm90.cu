@@ -286,7 +286,8 @@ KernelEntry pingpong_entry(std::string_view name) {
 Status pingpong_small_m_applies(const GemmDesc& g) {
   if (g.m <= 64 || g.m > 128)
     return Status::unsupported("the small-M ping-pong path takes 64 < M <= 128 (two real 64-row tiles a pair)");
-  const int64_t ctas = 2 * ((g.n + 255) / 256);
+  const Sm90WsShape t = sm90_wgmma_ws_pingpong_shape(5);
+  const int64_t ctas = 2 * pair_grid(g, t.tile_m, t.tile_n, t.tile_k).pair_tiles;  // one pair row
   if (10 * ctas < 7 * static_cast<int64_t>(current_sm_count()))
     return Status::unsupported("its " + std::to_string(ctas) + " CTAs would fill under 70% of the SMs: split-K or swap A/B serves it");
   return Status::success();
