@@ -54,6 +54,46 @@ void advise_repack(const ShapeReport& r, std::vector<Advice>& out) {
           ") lets the wgmma kernels run it, against " + fmt("%.1f us", without) + " on " + family + " without copies");
 }
 
+// Strips in the copy (kernels/common/repack_strips.hpp): where A and B are both copied anyway and
+// D's partial last tile row or column holds at most 8 rows or columns, the copy computes those
+// as dot products of the lines it streams, and the kernel runs the tile-exact core. Priced as the
+// core under the same model, on the persistent kernel, plus the same copy (the dots ride on a
+// memory-bound pass).
+constexpr int64_t kStripLines = 8;  // kMaxStripLines there
+
+bool breaks_tma(const MatrixDesc& m, StoredExtent e) {
+  const int64_t bytes = static_cast<int64_t>(dtype_bytes(m.dtype));
+  return bytes == 2 && ((effective_ld(m, e) * bytes) % 16 != 0 || m.pointer_alignment % 16 != 0);
+}
+
+void advise_strips(const ShapeReport& r, double peak, std::vector<Advice>& out) {
+  const GemmDesc& g = r.desc;
+  if (r.predicted.copy_us <= 0 || r.tile.family != MmaFamily::wgmma) return;
+  if (g.a.layout != Layout::row || g.b.layout != Layout::column || g.d.layout != Layout::row || g.beta != 0.0f ||
+      g.d.dtype != g.a.dtype || !breaks_tma(g.a, extent_a(g)) || !breaks_tma(g.b, extent_b(g)))
+    return;
+  int64_t rows = g.m % r.tile.tile_m, cols = g.n % r.tile.tile_n;
+  if (rows > kStripLines || g.m - rows < r.tile.tile_m) rows = 0;
+  if (cols > kStripLines || g.n - cols < r.tile.tile_n) cols = 0;
+  if (rows == 0 && cols == 0) return;
+  GemmDesc core = g;
+  core.m -= rows;
+  core.n -= cols;
+  // The core runs on the persistent kernel: only the last tile's epilogue is exposed (as in
+  // advise_persistent).
+  const TimeModel t = predict_time(core, r.device, r.tile, r.waves.ctas_per_sm, peak);
+  const int64_t waves = std::max<int64_t>(wave_model(core, r.device, r.tile, r.waves.ctas_per_sm).wave_count, 1);
+  const double us = t.total_us - t.epilogue_us + t.epilogue_us / static_cast<double>(waves) + r.predicted.copy_us;
+  add(out, r.predicted.total_us, us, "compute D's thin edge in the copy",
+      "D's last tile row holds " + std::to_string(g.m % r.tile.tile_m) + " row(s) and its last tile column " +
+          std::to_string(g.n % r.tile.tile_n) + " column(s); the A/B copy already streams both operands, so it computes " +
+          (rows > 0 ? std::to_string(rows) + " row(s)" : std::string()) + (rows > 0 && cols > 0 ? " and " : "") +
+          (cols > 0 ? std::to_string(cols) + " column(s)" : std::string()) + " as dot products and the kernel runs the " +
+          std::to_string(core.m) + "x" + std::to_string(core.n) + " core: " +
+          std::to_string(ceil_div(core.m, r.tile.tile_m) * ceil_div(core.n, r.tile.tile_n)) + " tiles instead of " +
+          std::to_string(r.waves.grid_ctas));
+}
+
 void advise_split_k(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.waves.grid_ctas >= r.waves.resident_ctas) return;  // already a full wave
@@ -183,6 +223,7 @@ std::vector<Advice> advise(const ShapeReport& r) {
         "declare A and B tf32", "f32 inputs run on the CUDA cores; tf32 (10-bit mantissa, f32 range) runs on the Tensor Cores");
   }
   advise_repack(r, out);
+  advise_strips(r, peak, out);
   advise_split_k(r, peak, out);
   advise_stream_k(r, peak, out);
   advise_persistent(r, out);

@@ -182,6 +182,25 @@ TEST(Explain, TopAdviceIsTheMeasuredCure) {
   }
 }
 
+// 4097^3 after the copy: computing D's one-row/one-column edge in the copy beat stream-K on the
+// padded grid in the same process (4.25x against 4.07x, bench/NOTES.md "Strips in the copy"), so
+// it ranks next after the repack; 4095^3's 127-row/255-column edge is not thin and draws none.
+TEST(Explain, ThinEdgeOfACopiedProblemGoesToTheCopy) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  const auto rank = [&](int64_t n, const std::string& prefix) {
+    Result<ShapeReport> r = explain(bf16_tn(n, n, n), h200(), t);
+    EXPECT_TRUE(r.ok());
+    for (size_t i = 0; i < r->advice.size(); ++i)
+      if (r->advice[i].action.rfind(prefix, 0) == 0) return static_cast<int>(i);
+    return -1;
+  };
+  const int strips = rank(4097, "compute D's thin edge"), stream_k = rank(4097, "stream-K");
+  ASSERT_GE(strips, 0);
+  EXPECT_TRUE(stream_k < 0 || strips < stream_k) << "strips " << strips << ", stream-K " << stream_k;
+  EXPECT_EQ(rank(4095, "compute D's thin edge"), -1);
+  EXPECT_EQ(rank(4096, "compute D's thin edge"), -1) << "aligned: nothing is copied";
+}
+
 // Narrower wgmma tiles run below the 128x256 tile's rate (measured in the tile sweep); a
 // compute-bound shape must not be advised onto them.
 TEST(Explain, NarrowTilesAreNotAdvisedForComputeBoundShapes) {

@@ -46,6 +46,22 @@ namespace {
       << "relative norm error " << std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-30);
 }
 
+// D's ld padding (row-major: columns [N, ld) of each row; column-major: rows [M, ld) of each
+// column) must keep the 0xFF poison: it is the caller's memory.
+[[maybe_unused]] void expect_padding_untouched(const GemmDesc& g, const void* d) {
+  const int64_t ld = effective_ld(g.d, extent_c(g));
+  const int64_t lines = g.d.layout == Layout::row ? g.m : g.n, length = g.d.layout == Layout::row ? g.n : g.m;
+  if (ld <= length) return;
+  const size_t eb = dtype_bytes(g.d.dtype);
+  std::vector<unsigned char> raw(static_cast<size_t>(lines * ld) * eb);
+  ASSERT_EQ(cudaMemcpy(raw.data(), d, raw.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  int64_t touched = 0;
+  for (int64_t l = 0; l < lines; ++l)
+    for (size_t i = static_cast<size_t>(l * ld + length) * eb; i < static_cast<size_t>((l + 1) * ld) * eb; ++i)
+      touched += raw[i] != 0xFF;
+  EXPECT_EQ(touched, 0) << "the launch wrote " << touched << " bytes into D's ld padding";
+}
+
 // Runs k on g (A/B base pointers `offset_bytes` past a cudaMalloc'd address), checks D against
 // the device reference, and (determinism) optionally runs again and compares D bit for bit.
 [[maybe_unused]] void run_and_check(const KernelEntry& k, const GemmDesc& g, size_t offset_bytes, bool twice) {
@@ -79,6 +95,7 @@ namespace {
   const Status run = k.launch(args);
   ASSERT_TRUE(run.ok()) << run.message();
   CUDA_OK(cudaDeviceSynchronize());
+  expect_padding_untouched(g, D.p);
 
   ASSERT_TRUE(reference_gemm_device(g, a, b, Cb.p, static_cast<float*>(ref.p), false).ok());
   ASSERT_TRUE(convert_to_float_device(g, D.p, static_cast<float*>(got.p)).ok());

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "runtime/registry.hpp"
 
@@ -24,5 +25,14 @@ Status sm90_pc_repack_launch(const GemmArgs& args, DType input);
 // clusters); its flags and partials follow the copies in the workspace.
 std::size_t sm90_pc_repack_streamk_workspace(const GemmDesc& g);
 Status sm90_pc_repack_streamk_launch(const GemmArgs& args, DType input);
+
+// The same with D's thin edge computed inside the copies (common/repack_strips.hpp): where A and B
+// are both copied and D's partial last tile row or column holds at most kMaxStripLines rows or
+// columns, the kernel (stream-K where the core shares a tail) runs the tile-exact core only.
+Status sm90_pc_repack_strips_supports(const GemmDesc& g, DType input);
+std::size_t sm90_pc_repack_strips_workspace(const GemmDesc& g);
+Status sm90_pc_repack_strips_launch(const GemmArgs& args, DType input);
+// What the path runs for g (strips, core, schedule), for `tcgemm explain`.
+std::string sm90_pc_repack_strips_describe(const GemmDesc& g, DType input);
 
 }  // namespace tcgemm

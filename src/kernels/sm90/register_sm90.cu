@@ -357,6 +357,20 @@ KernelEntry pc_repack_streamk_entry(std::string_view name) {
   return e;
 }
 
+// The same with D's thin edge (a partial last tile row/column of at most 8) computed inside the
+// copies (common/repack_strips.hpp), so the kernel runs only full tiles. Preference 4, above
+// repack + stream-K: the strips replace whole tiles of padding (4097^3: 49 of 561 tiles).
+template <DType In>
+KernelEntry pc_repack_strips_entry(std::string_view name) {
+  KernelEntry e = pc_repack_streamk_entry<In>(name);
+  e.preference = 4;
+  e.supports = [](const GemmDesc& g) { return sm90_pc_repack_strips_supports(g, In); };
+  e.workspace_bytes = &sm90_pc_repack_strips_workspace;
+  e.launch = [](const GemmArgs& a) { return sm90_pc_repack_strips_launch(a, In); };
+  e.describe = [](const GemmDesc& g) { return sm90_pc_repack_strips_describe(g, In); };
+  return e;
+}
+
 // wgmma_ws_streamk.cu: the persistent kernel with units that end mid-tile and an in-kernel,
 // fixed-order fix-up. Stream-K only where the tiles leave a partial last wave; serial split-K
 // where split-K would split (or a count is forced). K-major A and B only. By name only until
@@ -412,6 +426,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk"));
   table.push_back(pc_repack_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_streamk"));
   table.push_back(pc_repack_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack_streamk"));
+  table.push_back(pc_repack_strips_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_strips"));
+  table.push_back(pc_repack_strips_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack_strips"));
   table.push_back(pingpong_entry<DType::bf16, 4>("sm90_wgmma_bf16_64x256x64_s4_pingpong"));
   table.push_back(pingpong_entry<DType::f16, 4>("sm90_wgmma_f16_64x256x64_s4_pingpong"));
   table.push_back(pingpong_entry<DType::bf16, 5>("sm90_wgmma_bf16_64x256x64_s5_pingpong"));
