@@ -84,6 +84,12 @@ struct Shape { int64_t m, n, k; };
   return g;
 }
 
+// Args for a launch on device buffers (C unused: beta = 0), for the status tests.
+[[maybe_unused]] GemmArgs device_args(const GemmDesc& g, void* a, void* b, void* d, void* workspace,
+                                      std::size_t workspace_bytes) {
+  return GemmArgs{.desc = g, .a = a, .b = b, .d = d, .workspace = workspace, .workspace_bytes = workspace_bytes};
+}
+
 // Restores the automatic split count however the test ends.
 struct ForcedSplits {
   explicit ForcedSplits(int s) { set_forced_split_k(s); }

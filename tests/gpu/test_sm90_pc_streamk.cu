@@ -207,14 +207,7 @@ TEST(Sm90PcStreamKStatus, WorkspaceTooSmallIsAStatus) {
   TCGEMM_REQUIRE_GPU(90);
   const GemmDesc g = tn_problem(DType::bf16, {640, 768, 1000}, 0, 1.0f);
   DeviceBuffer A(640 * 1000 * 2), B(768 * 1000 * 2), D(640 * 768 * 2), W(1024);
-  GemmArgs args;
-  args.desc = g;
-  args.a = A.p;
-  args.b = B.p;
-  args.d = D.p;
-  args.workspace = W.p;
-  args.workspace_bytes = 1024;
-  const Status s = sm90_wgmma_ws_pc_streamk_launch(args, DType::bf16, 4);
+  const Status s = sm90_wgmma_ws_pc_streamk_launch(device_args(g, A.p, B.p, D.p, W.p, 1024), DType::bf16, 4);
   EXPECT_EQ(s.code(), StatusCode::workspace_too_small) << s.message();
 }
 

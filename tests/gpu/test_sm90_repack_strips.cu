@@ -78,14 +78,7 @@ TEST(Sm90RepackStripsStatus, WorkspaceTooSmallIsAStatus) {
   TCGEMM_REQUIRE_GPU(90);
   const GemmDesc g = strip_problem({"", DType::bf16, {257, 257, 33}, 0, 1.0f, 0});
   DeviceBuffer A(257 * 33 * 2), B(257 * 35 * 2), D(257 * 257 * 2), W(256);
-  GemmArgs args;
-  args.desc = g;
-  args.a = A.p;
-  args.b = B.p;
-  args.d = D.p;
-  args.workspace = W.p;
-  args.workspace_bytes = 256;
-  const Status s = sm90_pc_repack_strips_launch(args, DType::bf16);
+  const Status s = sm90_pc_repack_strips_launch(device_args(g, A.p, B.p, D.p, W.p, 256), DType::bf16);
   EXPECT_EQ(s.code(), StatusCode::workspace_too_small) << s.message();
 }
 
