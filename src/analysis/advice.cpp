@@ -185,6 +185,9 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
 void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.tile.family != MmaFamily::wgmma || g.m > 128 || g.n <= g.m || g.a.layout != Layout::row) return;
+  // Swapping cures M's padding; an M that fills whole tiles has none to cure (128x8192x28672: the
+  // split-K plan on 128x256 measured ahead of the swapped 128-wide tile in every pass, NOTES).
+  if (g.m % r.tile.tile_m == 0) return;
   GemmDesc s = g;
   std::swap(s.m, s.n);
   // Widths 16 and 32 run 64-row tiles (one consumer warpgroup, 16 stages); 64 and 128 run 128.

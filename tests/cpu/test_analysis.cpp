@@ -172,7 +172,7 @@ TEST(Explain, TopAdviceIsTheMeasuredCure) {
     const char* action;
   } cases[] = {{4097, 4097, 4097, "repack"},  {4095, 4095, 4095, "repack"},   {1000, 1000, 1001, "repack"},
                {256, 256, 65536, "split-K"},  {512, 1024, 32768, "split-K"}, {333, 777, 4099, "split-K"},
-               {16, 8192, 8192, "swap A/B"}};
+               {16, 8192, 8192, "swap A/B"},  {128, 8192, 28672, "split-K"}};
   for (const auto& c : cases) {
     Result<ShapeReport> r = explain(bf16_tn(c.m, c.n, c.k), h200(), t);
     ASSERT_TRUE(r.ok()) << r.status().to_string();
