@@ -61,16 +61,14 @@ void advise_repack(const ShapeReport& r, std::vector<Advice>& out) {
 // memory-bound pass).
 constexpr int64_t kStripLines = 8;  // kMaxStripLines there
 
-bool breaks_tma(const MatrixDesc& m, StoredExtent e) {
-  const int64_t bytes = static_cast<int64_t>(dtype_bytes(m.dtype));
-  return bytes == 2 && ((effective_ld(m, e) * bytes) % 16 != 0 || m.pointer_alignment % 16 != 0);
-}
-
 void advise_strips(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.predicted.copy_us <= 0 || r.tile.family != MmaFamily::wgmma) return;
-  if (g.a.layout != Layout::row || g.b.layout != Layout::column || g.d.layout != Layout::row || g.beta != 0.0f ||
-      g.d.dtype != g.a.dtype || !breaks_tma(g.a, extent_a(g)) || !breaks_tma(g.b, extent_b(g)))
+  // Both A and B copied: for 16-bit TN operands the only wgmma rule they can fail is TMA's.
+  const FamilyCheck& wg = family_check(r.alignment, MmaFamily::wgmma);
+  const bool sixteen_bit = g.a.dtype == DType::bf16 || g.a.dtype == DType::f16;
+  if (!sixteen_bit || g.a.layout != Layout::row || g.b.layout != Layout::column || g.d.layout != Layout::row ||
+      g.beta != 0.0f || g.d.dtype != g.a.dtype || wg.a.ok || wg.b.ok)
     return;
   int64_t rows = g.m % r.tile.tile_m, cols = g.n % r.tile.tile_n;
   if (rows > kStripLines || g.m - rows < r.tile.tile_m) rows = 0;

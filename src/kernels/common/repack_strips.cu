@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/pdl.cuh"
@@ -160,8 +161,19 @@ __global__ void __launch_bounds__(256) strips_finish_kernel(const StripJobs jobs
 
 std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
 
-cudaError_t launch(cudaLaunchConfig_t cfg, void (*kernel)(StripJobs), const StripJobs& jobs) {
-  return cudaLaunchKernelEx(&cfg, kernel, jobs);
+// Launches the instance of a kernel template picked by the element type and the rounded probe
+// count: make(bf16 tag, probes tag) returns the kernel.
+template <class Make>
+cudaError_t launch_instance(cudaLaunchConfig_t cfg, bool bf16, int probes, const StripJobs& jobs, Make make) {
+  auto with = [&](auto bf) {
+    switch (probes) {
+      case 1: return cudaLaunchKernelEx(&cfg, make(bf, std::integral_constant<int, 1>{}), jobs);
+      case 2: return cudaLaunchKernelEx(&cfg, make(bf, std::integral_constant<int, 2>{}), jobs);
+      case 4: return cudaLaunchKernelEx(&cfg, make(bf, std::integral_constant<int, 4>{}), jobs);
+      default: return cudaLaunchKernelEx(&cfg, make(bf, std::integral_constant<int, 8>{}), jobs);
+    }
+  };
+  return bf16 ? with(std::true_type{}) : with(std::false_type{});
 }
 
 bool is_16bit_float(DType t) { return t == DType::bf16 || t == DType::f16; }
@@ -293,18 +305,16 @@ Result<GemmArgs> apply_repack_with_strips(const GemmArgs& args, const StripPeelP
   cfg.numAttrs = device_has_pdl() ? 1 : 0;
   const int most = probes_rounded(peel);
   const bool bf = g.a.dtype == DType::bf16;
-  cudaError_t err = most <= 1   ? (bf ? launch(cfg, repack_strips_kernel<true, 1>, jobs) : launch(cfg, repack_strips_kernel<false, 1>, jobs))
-                    : most <= 2 ? (bf ? launch(cfg, repack_strips_kernel<true, 2>, jobs) : launch(cfg, repack_strips_kernel<false, 2>, jobs))
-                    : most <= 4 ? (bf ? launch(cfg, repack_strips_kernel<true, 4>, jobs) : launch(cfg, repack_strips_kernel<false, 4>, jobs))
-                                : (bf ? launch(cfg, repack_strips_kernel<true, 8>, jobs) : launch(cfg, repack_strips_kernel<false, 8>, jobs));
+  cudaError_t err = launch_instance(cfg, bf, most, jobs, [](auto b, auto p) {
+    return repack_strips_kernel<decltype(b)::value, decltype(p)::value>;
+  });
   if (err == cudaSuccess) err = cudaGetLastError();
   if (err == cudaSuccess) {  // the strips' sums: one thread per (line, probe) of the longer job
     cfg.gridDim = dim3(static_cast<unsigned>((std::max(g.m, g.n) * most + 255) / 256), 2);
     cfg.blockDim = dim3(256);
-    err = most <= 1   ? (bf ? launch(cfg, strips_finish_kernel<true, 1>, jobs) : launch(cfg, strips_finish_kernel<false, 1>, jobs))
-          : most <= 2 ? (bf ? launch(cfg, strips_finish_kernel<true, 2>, jobs) : launch(cfg, strips_finish_kernel<false, 2>, jobs))
-          : most <= 4 ? (bf ? launch(cfg, strips_finish_kernel<true, 4>, jobs) : launch(cfg, strips_finish_kernel<false, 4>, jobs))
-                      : (bf ? launch(cfg, strips_finish_kernel<true, 8>, jobs) : launch(cfg, strips_finish_kernel<false, 8>, jobs));
+    err = launch_instance(cfg, bf, most, jobs, [](auto b, auto p) {
+      return strips_finish_kernel<decltype(b)::value, decltype(p)::value>;
+    });
     if (err == cudaSuccess) err = cudaGetLastError();
   }
   if (err != cudaSuccess)

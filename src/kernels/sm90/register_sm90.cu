@@ -329,9 +329,9 @@ KernelEntry pc_repack_entry(std::string_view name) {
 // +2.3-5.0% at 4097^3 through the repack; bench/NOTES.md); elsewhere it declines, since it would
 // run the plain kernel's schedule (measured -0.4 to -1%).
 Status pc_streamk_applies(const GemmDesc& g) {
+  if (sm90_pc_streamk_shares_tail(g)) return Status::success();
   // One tile row: the second CTA of every pair would multiply no rows (the swap path serves M <= 128).
   if (g.m <= 128) return Status::unsupported("M <= 128 is one tile row: half of each CTA pair would idle");
-  if (sm90_pc_streamk_shares_tail(g)) return Status::success();
   return Status::unsupported("no partial last round to share after a full one (or it is more than half full): "
                              "the plain cluster kernel serves it");
 }

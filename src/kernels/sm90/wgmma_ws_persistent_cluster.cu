@@ -657,12 +657,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   p.d = args.d;
   p.ldd = ldd;
   p.d_by_threads = by_threads ? 1 : 0;
-  const PairGrid pg = pair_grid(g, C::kTileM, C::kTileN, C::kTileK);
-  p.tiles_m = pg.tiles_m;
-  p.tiles_n = pg.tiles_n;
-  p.pairs_m = pg.pairs_m;
-  p.pair_tiles = pg.pair_tiles;
-  p.k_tiles = pg.k_tiles;
+  set_pair_grid(p, pair_grid(g, C::kTileM, C::kTileN, C::kTileK));
   p.alpha = g.alpha;
   p.group = pc_swizzle_resolved();
   p.along_n = pc_raster_resolved() == PcRaster::along_n ? 1 : 0;
@@ -768,6 +763,7 @@ std::size_t pc_streamk_workspace_bytes(const PcStreamKPlan& p) {
 }
 
 bool sm90_pc_streamk_shares_tail(const GemmDesc& g) {
+  if (g.m <= Config<WgmmaInput::bf16, 3>::kTileM) return false;
   const PairGrid pg = pair_grid(g, Config<WgmmaInput::bf16, 3>::kTileM, Config<WgmmaInput::bf16, 3>::kTileN,
                                 Config<WgmmaInput::bf16, 3>::kTileK);
   const int64_t clusters = std::max(current_sm_count() / 2, 1);

@@ -53,6 +53,16 @@ struct PairGrid {
   int64_t tiles_m, tiles_n, pairs_m, pair_tiles;
   int k_tiles;
 };
+// The grid's counts into a kernel's Params (the cluster and ping-pong kernels name them alike).
+template <class Params>
+void set_pair_grid(Params& p, const PairGrid& pg) {
+  p.tiles_m = pg.tiles_m;
+  p.tiles_n = pg.tiles_n;
+  p.pairs_m = pg.pairs_m;
+  p.pair_tiles = pg.pair_tiles;
+  p.k_tiles = pg.k_tiles;
+}
+
 inline PairGrid pair_grid(const GemmDesc& g, int64_t tile_m, int64_t tile_n, int64_t tile_k) {
   PairGrid pg{};
   pg.tiles_m = (g.m + tile_m - 1) / tile_m;
@@ -82,8 +92,9 @@ PcStreamKPlan plan_pc_streamk(int64_t pair_tiles, int k_tiles, int64_t clusters)
 std::size_t pc_streamk_workspace_bytes(const PcStreamKPlan& p);
 // At most what the launch needs on this device (every cluster of current_sm_count() sharing).
 std::size_t sm90_wgmma_ws_pc_streamk_workspace(const GemmDesc& g);
-// Whether g has at least one full round of pair-tiles and a last round the plan shares (at most
-// half full) on this device's SMs / 2 clusters: where gemm() prefers stream-K (bench/NOTES.md).
+// Whether g has more than one tile row (with one, the second CTA of every pair would idle), at
+// least one full round of pair-tiles and a last round the plan shares (at most half full) on this
+// device's SMs / 2 clusters: where gemm() prefers stream-K (bench/NOTES.md).
 bool sm90_pc_streamk_shares_tail(const GemmDesc& g);
 Status sm90_wgmma_ws_pc_streamk_supports(const GemmDesc& g, DType input);
 Status sm90_wgmma_ws_pc_streamk_launch(const GemmArgs& args, DType input, int max_clusters = 0,

@@ -365,12 +365,7 @@ Status launch_impl(const GemmArgs& args, int max_clusters) {
   p.n_tma = n_tma;
   p.d = args.d;
   p.ldd = ldd;
-  const PairGrid pg = pair_grid(g, C::kTileM, C::kTileN, C::kTileK);
-  p.tiles_m = pg.tiles_m;
-  p.tiles_n = pg.tiles_n;
-  p.pairs_m = pg.pairs_m;
-  p.pair_tiles = pg.pair_tiles;
-  p.k_tiles = pg.k_tiles;
+  set_pair_grid(p, pair_grid(g, C::kTileM, C::kTileN, C::kTileK));
   p.alpha = g.alpha;
   if (p.pair_tiles <= 0) return Status::success();
 
