@@ -14,7 +14,9 @@ namespace tcgemm {
 // layout. Invalid input returns a Status with a message; nothing is launched then.
 // C may be nullptr when beta == 0. D must not alias A or B. Paths that need a workspace (repack,
 // split-K) use one grow-only buffer per device that gemm() owns; calls that need it must not run
-// concurrently on several streams of one device.
+// concurrently on several streams of one device. The choice of kernel is remembered for the last
+// few problems (every desc field and the pointers' alignments), so repeated calls on one shape
+// skip the registry scan (thread-safe).
 Status gemm(const GemmDesc& desc, const void* A, const void* B, const void* C, void* D,
             cudaStream_t stream = nullptr);
 

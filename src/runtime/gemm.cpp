@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <mutex>
 #include <string>
 
+#include "kernels/sm90/split_k.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
@@ -72,20 +74,84 @@ bool better(const KernelEntry& x, const KernelEntry& y) {
   return x.stages > y.stages;
 }
 
-Result<const KernelEntry*> choose(const GemmDesc& g, int sm) {
+Result<const KernelEntry*> scan_registry(const GemmDesc& g, int sm) {
   const KernelEntry* best = nullptr;
-  std::string reasons;
   for (const KernelEntry& k : kernel_registry()) {
     if (k.input != g.a.dtype || !runs_on(k, sm) || !k.supports || !k.launch) continue;
-    if (Status s = k.supports(g); !s.ok()) {
-      reasons += "\n  " + std::string(k.name) + ": " + s.message();
-      continue;
-    }
+    if (!k.supports(g).ok()) continue;
     if (!best || better(k, *best)) best = &k;
   }
   if (best) return best;
+  // Only now spell out every refusal (building them costs more than the scan).
+  std::string reasons;
+  for (const KernelEntry& k : kernel_registry())
+    if (k.input == g.a.dtype && runs_on(k, sm) && k.supports && k.launch)
+      reasons += "\n  " + std::string(k.name) + ": " + k.supports(g).message();
   return Status::unsupported("no kernel for " + std::string(to_string(g.a.dtype)) + " inputs on sm_" +
                              std::to_string(sm) + (reasons.empty() ? std::string(" is registered") : reasons));
+}
+
+// What the choice depends on: every field of the desc (with the real pointer alignments), the SM
+// version, the device (its SM count sizes the plans) and the process-wide split-K override.
+struct ChoiceKey {
+  GemmDesc g;
+  int sm = 0, device = 0, forced_splits = 0;
+};
+
+bool same_matrix(const MatrixDesc& x, const MatrixDesc& y) {
+  return x.dtype == y.dtype && x.layout == y.layout && x.ld == y.ld && x.pointer_alignment == y.pointer_alignment;
+}
+
+bool same_key(const ChoiceKey& x, const ChoiceKey& y) {
+  const GemmDesc &a = x.g, &b = y.g;
+  return x.sm == y.sm && x.device == y.device && x.forced_splits == y.forced_splits && a.m == b.m && a.n == b.n &&
+         a.k == b.k && same_matrix(a.a, b.a) && same_matrix(a.b, b.b) && same_matrix(a.c, b.c) &&
+         same_matrix(a.d, b.d) && a.accumulate == b.accumulate &&
+         std::bit_cast<uint32_t>(a.alpha) == std::bit_cast<uint32_t>(b.alpha) &&
+         std::bit_cast<uint32_t>(a.beta) == std::bit_cast<uint32_t>(b.beta);
+}
+
+// The registry scan asks every entry's supports() (some plan split-K or stream-K): ~10 us of host
+// time a call for an unaligned 1000x1000x1001 on the build machine, more than the 14 us its kernels
+// take on the GPU, so repeated calls on one problem were host-bound (bench/NOTES.md, "gemm()'s
+// host time"). The last few choices are kept; a refusal is not.
+class ChoiceCache {
+ public:
+  Result<const KernelEntry*> choose(const GemmDesc& g, int sm) {
+    ChoiceKey key{g, sm, 0, forced_split_k()};
+    if (cudaGetDevice(&key.device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      key.device = -1;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (int i = 0; i < used_; ++i)
+        if (same_key(slots_[i].key, key)) return slots_[i].entry;
+    }
+    Result<const KernelEntry*> k = scan_registry(g, sm);
+    if (k.ok()) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      slots_[next_] = {key, *k};
+      next_ = (next_ + 1) % kSlots;
+      used_ = std::min(used_ + 1, kSlots);
+    }
+    return k;
+  }
+
+ private:
+  static constexpr int kSlots = 32;
+  struct Slot {
+    ChoiceKey key;
+    const KernelEntry* entry = nullptr;
+  };
+  std::mutex mutex_;
+  std::array<Slot, kSlots> slots_{};
+  int used_ = 0, next_ = 0;
+};
+
+Result<const KernelEntry*> choose(const GemmDesc& g, int sm) {
+  static ChoiceCache* cache = new ChoiceCache;  // never destroyed, like the workspace
+  return cache->choose(g, sm);
 }
 
 // First byte past the last element of an operand, for the aliasing check.

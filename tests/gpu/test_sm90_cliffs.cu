@@ -954,6 +954,56 @@ TEST(Sm90CliffsBench, Peel4097Cubed) {
               k->name.data(), ms, 2.0 * n * n * n / (ms * 1e-3) / 1e12);
 }
 
+// The small unaligned shapes whose whole-run timings split in two (bench/NOTES.md, "Small
+// unaligned shapes: the timing spreads"): gemm()'s path (copies, then the planned split-K tile),
+// then each part alone on the same buffers, so a slow process shows which part is slow.
+TEST(Sm90CliffsBench, SmallRepackParts) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (!bench_enabled()) GTEST_SKIP() << "set TCGEMM_BENCH=1 to time 1000x1000x1001 and 333x777x4099 by parts";
+  const KernelEntry* k = find_kernel("sm90_wgmma_bf16_128xN_ws_repack_splitk");
+  ASSERT_NE(k, nullptr);
+  for (const Shape sh : {Shape{1000, 1000, 1001}, Shape{333, 777, 4099}}) {
+    GemmDesc g;
+    g.m = sh.m;
+    g.n = sh.n;
+    g.k = sh.k;
+    g.d = {DType::bf16, Layout::row};
+    ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+    constexpr int kSets = 16;  // 16 x (A + B) > 2 x the 60 MB L2 at 1000x1000x1001
+    BenchSets sets(kSets, static_cast<size_t>(sh.m * sh.k * 2), static_cast<size_t>(sh.n * sh.k * 2),
+                   static_cast<size_t>(sh.m * sh.n * 2));
+    const size_t ws = k->workspace_bytes(g);
+    DeviceBuffer W(ws);
+    GemmArgs args;
+    args.desc = g;
+    args.d = sets.d;
+    args.workspace = W.p;
+    args.workspace_bytes = ws;
+    int it = 0;
+    auto next = [&] {
+      args.a = sets.a[it % kSets];
+      args.b = sets.b[it % kSets];
+      ++it;
+    };
+    const double whole = time_ms([&] { next(); return k->launch(args).ok(); });
+    // The same through the public call: validation, the (cached) choice, the library's workspace.
+    const double api = time_ms([&] { next(); return gemm(g, args.a, args.b, nullptr, args.d).ok(); });
+    size_t used = 0;
+    const double copies = time_ms([&] { next(); return apply_tma_repack(args, &used).ok(); });
+    Result<GemmArgs> copied = apply_tma_repack(args, &used);
+    ASSERT_TRUE(copied.ok()) << copied.status().message();
+    GemmArgs rest = copied.value();
+    const size_t skip = (used + 255) / 256 * 256;
+    rest.workspace = static_cast<char*>(W.p) + skip;
+    rest.workspace_bytes = ws - skip;
+    const double gemm = time_ms([&] { return sm90_wgmma_ws_planned_launch(rest, DType::bf16).ok(); });
+    ASSERT_GT(whole, 0);
+    ASSERT_GT(gemm, 0);
+    std::printf("[bench] %s %s: whole %.4f ms, through gemm() %.4f ms, copies %.4f ms, planned GEMM on the copies %.4f ms (%s)\n",
+                k->name.data(), shape_name(sh).c_str(), whole, api, copies, gemm, k->describe ? k->describe(g).c_str() : "");
+  }
+}
+
 TEST(Sm90CliffsBench, SplitK256x256x65536) {
   TCGEMM_REQUIRE_GPU(90);
   if (!bench_enabled()) GTEST_SKIP() << "set TCGEMM_BENCH=1 to time 256x256x65536 bf16 through split-K";
