@@ -51,7 +51,7 @@ Status check_tma_operand(const char* operand, DType dtype, uint64_t base_alignme
 
 Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const void* base,
                                        uint64_t line_length, uint64_t lines, int64_t ld,
-                                       uint32_t box_inner, uint32_t box_outer) {
+                                       uint32_t box_inner, uint32_t box_outer, bool promote_l2) {
   CUtensorMapDataType type;
   switch (dtype) {
     case DType::bf16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
@@ -81,7 +81,8 @@ Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const v
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult r = (*encode)(&out.map, type, 2, const_cast<void*>(base), dims, strides, box,
                                element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                               CU_TENSOR_MAP_SWIZZLE_128B,
+                               promote_l2 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return Status(StatusCode::cuda_error, std::string(operand) + ": cuTensorMapEncodeTiled failed (CUresult " +

@@ -18,12 +18,13 @@ Status check_tma_operand(const char* operand, DType dtype, uint64_t base_alignme
 
 // A 2D map over a matrix of `lines` lines of `line_length` contiguous elements, `ld` elements
 // apart; boxes of box_inner x box_outer elements, 128-byte swizzle (box_inner * element bytes
-// must be <= 128), out-of-bounds elements read as zero, 256-byte L2 promotion.
+// must be <= 128), out-of-bounds elements read as zero, 256-byte L2 promotion unless
+// `promote_l2` is false (the 64-row decode tiles stream faster without it: bench/NOTES.md, run 55).
 struct TensorMap2d {
   CUtensorMap map;
 };
 Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const void* base,
                                        uint64_t line_length, uint64_t lines, int64_t ld,
-                                       uint32_t box_inner, uint32_t box_outer);
+                                       uint32_t box_inner, uint32_t box_outer, bool promote_l2 = true);
 
 }  // namespace tcgemm
