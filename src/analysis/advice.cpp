@@ -188,11 +188,14 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
   if (g.m % r.tile.tile_m == 0) return;
   GemmDesc s = g;
   std::swap(s.m, s.n);
-  // Widths 16 and 32 run 64-row tiles (one consumer warpgroup, 16 stages); 64 and 128 run 128.
+  // Widths 16 and 32 run 64-row tiles (one consumer warpgroup, 16 stages); 64 and 128 run 128,
+  // except width 64 where 256-row tiles (four consumers, 5 stages) fill >= 80% of the SMs, as
+  // gemm() runs it (swap_ab_prefers_wide; bench/NOTES.md, run 57).
   const int narrow = g.m <= 16 ? 16 : g.m <= 32 ? 32 : g.m <= 64 ? 64 : 128;
-  const int rows = narrow <= 32 ? 64 : 128;
-  const int stages = narrow <= 32 ? 16 : narrow == 64 ? 9 : 7;
-  const TileConfig t{MmaFamily::wgmma, rows, narrow, r.tile.tile_k, stages, rows + 128, 168, 0};
+  const bool wide = narrow == 64 && 5 * ceil_div(g.n, 256) >= 4 * static_cast<int64_t>(r.device.sm_count);
+  const int rows = narrow <= 32 ? 64 : wide ? 256 : 128;
+  const int stages = narrow <= 32 ? 16 : wide ? 5 : narrow == 64 ? 9 : 7;
+  const TileConfig t{MmaFamily::wgmma, rows, narrow, r.tile.tile_k, stages, rows + 128, wide ? 96 : 168, 0};
   const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
   double best = predict_time(s, r.device, t, b, peak).total_us + r.predicted.copy_us;
   int best_split = 1;

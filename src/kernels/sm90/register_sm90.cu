@@ -241,6 +241,20 @@ KernelEntry swap_entry(std::string_view name) {
   return e;
 }
 
+// The four-consumer 64x256 swap tile where gemm() runs it (swap_ab_prefers_wide: its CTAs fill
+// >= 80% of the SMs), above the 64x128 tile's 4; by name it runs anywhere its width fits.
+template <DType In>
+KernelEntry swap_wide_entry(std::string_view name) {
+  KernelEntry e = swap_entry<In, 64, 4, 5>(name);
+  e.supports = [](const GemmDesc& g) {
+    if (!swap_ab_prefers_wide(g, current_sm_count()))
+      return Status::unsupported("the wide 64-column swap tile takes M of 33..64 with ceil(N/256) CTAs filling >= 80% of "
+                                 "the SMs (the 64x128 tile serves the rest)");
+    return sm90_swap_ab_supports(g, In, narrow<64, 4>());
+  };
+  return e;
+}
+
 // wgmma_ws_persistent_cluster.cu: persistent grid of 2-CTA clusters (B multicast), the ring of
 // stages running across tiles, TMA-store epilogue; TN with a row-major 16-bit D and beta == 0
 // only. kMaxClusters caps the grid (0: every cluster that fits; 64: 128 CTAs, the reference's
@@ -456,6 +470,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(swap_entry<DType::f16, 32, 1, 4>("sm90_wgmma_f16_32x64x64_s16_swapab"));
   table.push_back(swap_entry<DType::f16, 64, 2, 4>("sm90_wgmma_f16_64x128x64_s9_swapab"));
   table.push_back(swap_entry<DType::f16, 128, 2, 3>("sm90_wgmma_f16_128x128x64_s7_swapab"));
+  table.push_back(swap_entry<DType::bf16, 64, 4, 0>("sm90_wgmma_bf16_64x256x64_s5_swapab"));
+  table.push_back(swap_entry<DType::f16, 64, 4, 0>("sm90_wgmma_f16_64x256x64_s5_swapab"));
+  table.push_back(swap_wide_entry<DType::bf16>("sm90_wgmma_bf16_64x256x64_s5_swapab_wide"));
+  table.push_back(swap_wide_entry<DType::f16>("sm90_wgmma_f16_64x256x64_s5_swapab_wide"));
   // The tile family and the tile/stage sweep (bench/NOTES.md): B column-major; by name only.
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{256, 3}>("sm90_wgmma_bf16_128x256x64_s3_ws"));
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{128, 4}>("sm90_wgmma_bf16_128x128x64_s4_ws"));

@@ -38,7 +38,8 @@ using dev::WgmmaInput;
 // the swap-A/B path for small M (swap_ab.cu), where the narrow side is the problem's M, and the
 // tile/stage sweep. The stage count fills the 227 KB a CTA may use unless a sweep point names one.
 // Consumers: 2 warpgroups (128-row tile), or 1 (64 rows) for the narrowest swap tiles, where a
-// decode shape's N = 8192 then makes 128 CTAs without splitting K.
+// decode shape's N = 8192 then makes 128 CTAs without splitting K, or 4 (256 rows) for the
+// 64-wide swap tile, where N = 28672 makes 112 CTAs, one round (cuBLAS's choice there, run 48).
 template <int TileN, int Consumers = 2>
 constexpr int max_stages() {
   constexpr int stage = 64 * Consumers * 128 + TileN * 128;  // A and B bytes of one 128-byte-wide k-block
@@ -72,8 +73,11 @@ struct Config {
   // tile on a 1024-byte boundary, so we over-allocate one atom and align by hand.
   static constexpr uint32_t kSmemBytes = kStages * kStageBytes + kBarrierBytes + kAtomBytes;
 
-  // setmaxnreg: the producer needs a handful of registers, each consumer holds 128 f32
-  // accumulators. 40*128 + 232*256 = 64512 = 168*384, the launch allocation at 384 threads.
+  // setmaxnreg (two consumers only): the producer needs a handful of registers, each consumer
+  // holds 128 f32 accumulators. 40*128 + 232*256 = 64512 = 168*384, the launch allocation at 384
+  // threads. One consumer (<= 16 accumulators) or four (32 each, 640 threads at <= 102 registers)
+  // fit the launch allocation as they are.
+  static constexpr bool kMovesRegisters = kConsumers == 2;
   static constexpr int kProducerRegisters = 40;
   static constexpr int kConsumerRegisters = 232;
   static constexpr int kAccumulators = kTileN / 2;  // m64nN: N/2 floats per thread
@@ -95,9 +99,10 @@ struct Config {
   static_assert(kProducerRegisters % 8 == 0 && kConsumerRegisters % 8 == 0 &&
                     kProducerRegisters >= 24 && kConsumerRegisters <= 256,
                 "setmaxnreg takes multiples of 8 in [24, 256]");
-  static_assert(128 * kProducerRegisters + 128 * kConsumers * kConsumerRegisters <=
-                    65536,
+  static_assert(!kMovesRegisters || 128 * kProducerRegisters + 128 * kConsumers * kConsumerRegisters <= 65536,
                 "register budget over the 64K-register file");
+  static_assert(kConsumers == 1 || kConsumers == 2 || (kConsumers == 4 && kTileN <= 64),
+                "four consumers only with narrow tiles (their accumulators fit 102 registers)");
 };
 
 // What every input shares (grid, block, shared memory): the host side reads it here.
@@ -192,7 +197,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     // --- producer: one thread issues every TMA load --------------------------------------------
     // NOTES: one consumer (a narrow tile, <= 16 accumulators) needs no registers moved; and
     // setmaxnreg.inc would wait forever if the launch allocation could not cover it.
-    if constexpr (C::kConsumers > 1) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
+    if constexpr (C::kMovesRegisters) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
     if (threadIdx.x == 0) {
       // NOTES: MN-major operands arrive as 64-element column blocks. A block wholly past M (or N)
       // is not loaded at all: its stale shared memory only feeds output rows (columns) that the
@@ -231,7 +236,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     }
   } else {
     // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 ------------
-    if constexpr (C::kConsumers > 1) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
+    if constexpr (C::kMovesRegisters) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
     const int consumer = warpgroup - 1;
 
     // Descriptor strides (see wgmma.cuh). Both layouts put this warpgroup's 64 rows 8 KB in:
@@ -368,6 +373,7 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
     case 200000 + 16 * 100 + max_stages<16>(): f(Variant<16, max_stages<16>()>{}); return true;
     case 100000 + 32 * 100 + max_stages<32, 1>(): f(Variant<32, max_stages<32, 1>(), 1>{}); return true;
     case 100000 + 16 * 100 + max_stages<16, 1>(): f(Variant<16, max_stages<16, 1>(), 1>{}); return true;
+    case 400000 + 64 * 100 + max_stages<64, 4>(): f(Variant<64, max_stages<64, 4>(), 4>{}); return true;
     default: return false;
   }
 }
@@ -445,6 +451,7 @@ std::string to_string(Sm90WsVariant v) {
 
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers) {
   if (consumers == 1) return tile_n <= 16 ? Sm90WsVariant{16, max_stages<16, 1>(), 1} : Sm90WsVariant{32, max_stages<32, 1>(), 1};
+  if (consumers == 4) return {64, max_stages<64, 4>(), 4};
   switch (tile_n) {
     case 128: return {128, max_stages<128>()};
     case 64: return {64, max_stages<64>()};

@@ -18,7 +18,8 @@ struct Sm90WsShape {
 // {128, 64, 32, 16} fills shared memory with stages and takes a column-major (K-major) B: the
 // swap-A/B path runs on it. {256, 3}, {128, 4} and {64, 4} exist for the tile/stage sweep (A
 // row-major, B column-major, bf16).
-// consumers = 1 halves the tile to 64 rows (narrow tiles 16 and 32 only).
+// consumers = 1 halves the tile to 64 rows (narrow tiles 16 and 32 only); 4 doubles it to 256
+// (narrow tile 64 only).
 struct Sm90WsVariant {
   int tile_n = 256;
   int stages = 4;
