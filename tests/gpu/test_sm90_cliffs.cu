@@ -762,6 +762,17 @@ TEST(Sm90SwapABHost, SwappedDescAndPlan) {
   EXPECT_EQ(p.variant, sm90_wgmma_ws_narrow_variant(64));
   EXPECT_GE(p.splits, 1);
   EXPECT_LE(p.splits, 32);
+  // Tiles on half the SMs or more are not split (run 59); fewer still are.
+  g.n = 12288;
+  g.k = 4096;
+  EXPECT_EQ(plan_swap_ab(g, 132, swap_ab_variant(g.m)).splits, 1);  // 96 tiles of 128 rows
+  g.m = 16;
+  EXPECT_EQ(plan_swap_ab(g, 132, swap_ab_variant(g.m)).splits, 1);  // 192 tiles of 64 rows
+  g.m = 64;
+  g.n = 8192;
+  g.k = 8192;
+  EXPECT_GT(plan_swap_ab(g, 132, swap_ab_variant(g.m)).splits, 1);  // 64 tiles
+  g.n = 28672;
   EXPECT_EQ(swap_ab_tile_n(1), 16);
   EXPECT_EQ(swap_ab_tile_n(17), 32);
   EXPECT_EQ(swap_ab_tile_n(65), 128);

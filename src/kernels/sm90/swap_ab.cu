@@ -50,6 +50,11 @@ SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
   int64_t best = 1;
   if (forced_split_k() > 0) {
     best = forced_split_k();
+  } else if (2 * tiles >= sms) {
+    // NOTES: tiles on at least half the SMs already hold HBM at its rate, so splits only add
+    // slabs and a reduce: 64x12288x4096 (96 tiles) 35.4 us unsplit against 42.6-47.0 with 2-4
+    // splits (the model's pick was 4), 16x12288x4096 (192 tiles) 33.8 against 38.4-42.5 (run 59).
+    best = 1;
   } else {
     // Time in units of one CTA streaming all of K: waves * K/s, plus the slab traffic (written and
     // read back as f32: 8 bytes per M*N element and split against the 2 bytes per B element of a

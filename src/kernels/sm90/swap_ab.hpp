@@ -30,6 +30,8 @@ struct SwapAbPlan {
 };
 // Splits chosen by a memory-bound model: CTAs = tiles * splits run in waves of sm_count, each CTA
 // streams its rows of B over K / splits; splitting also writes and re-reads splits * M * N f32.
+// No split when the tiles alone occupy at least half the SMs (measured: the stream is then at
+// HBM's rate already, and splits only cost).
 // The forced split count (set_forced_split_k) wins when set.
 SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v);
 
