@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/family_peak.hpp"
+#include "analysis/path_rules.hpp"
 #include "tcgemm/analysis.hpp"
 
 namespace tcgemm {
@@ -59,8 +60,6 @@ void advise_repack(const ShapeReport& r, std::vector<Advice>& out) {
 // as dot products of the lines it streams, and the kernel runs the tile-exact core. Priced as the
 // core under the same model, on the persistent kernel, plus the same copy (the dots ride on a
 // memory-bound pass).
-constexpr int64_t kStripLines = 8;  // kMaxStripLines there
-
 void advise_strips(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.predicted.copy_us <= 0 || r.tile.family != MmaFamily::wgmma) return;
@@ -70,9 +69,7 @@ void advise_strips(const ShapeReport& r, double peak, std::vector<Advice>& out) 
   if (!sixteen_bit || g.a.layout != Layout::row || g.b.layout != Layout::column || g.d.layout != Layout::row ||
       g.beta != 0.0f || g.d.dtype != g.a.dtype || wg.a.ok || wg.b.ok)
     return;
-  int64_t rows = g.m % r.tile.tile_m, cols = g.n % r.tile.tile_n;
-  if (rows > kStripLines || g.m - rows < r.tile.tile_m) rows = 0;
-  if (cols > kStripLines || g.n - cols < r.tile.tile_n) cols = 0;
+  const int64_t rows = thin_edge_lines(g.m, r.tile.tile_m), cols = thin_edge_lines(g.n, r.tile.tile_n);
   if (rows == 0 && cols == 0) return;
   GemmDesc core = g;
   core.m -= rows;
@@ -190,9 +187,9 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
   std::swap(s.m, s.n);
   // Widths 16 and 32 run 64-row tiles (one consumer warpgroup, 16 stages); 64 and 128 run 128,
   // except width 64 where 256-row tiles (four consumers, 5 stages) fill >= 80% of the SMs, as
-  // gemm() runs it (swap_ab_prefers_wide; bench/NOTES.md, run 57).
+  // gemm() runs it (swap_wide_tile_fills; bench/NOTES.md, run 57).
   const int narrow = g.m <= 16 ? 16 : g.m <= 32 ? 32 : g.m <= 64 ? 64 : 128;
-  const bool wide = narrow == 64 && 5 * ceil_div(g.n, 256) >= 4 * static_cast<int64_t>(r.device.sm_count);
+  const bool wide = swap_wide_tile_fills(g.m, g.n, r.device.sm_count);
   const int rows = narrow <= 32 ? 64 : wide ? 256 : 128;
   const int stages = narrow <= 32 ? 16 : wide ? 5 : narrow == 64 ? 9 : 7;
   const TileConfig t{MmaFamily::wgmma, rows, narrow, r.tile.tile_k, stages, rows + 128, wide ? 96 : 168, 0};

@@ -221,12 +221,10 @@ StripPeelPlan plan_strip_peel(const GemmDesc& g, int64_t tile_m, int64_t tile_n,
   if (tile_m < 1 || tile_n < 1) return refuse("no tile");
   if (Status s = contract(g); !s.ok()) return refuse(s.message());
   if (g.m < 1 || g.n < 1 || g.k < 1) return refuse("m, n and k must be at least 1");
-  p.rows = g.m % tile_m;
-  p.cols = g.n % tile_n;
   // A strip wider than kMaxStripLines stays in the core's partial tile; so does one that would
   // leave no full tile beside it.
-  if (p.rows > kMaxStripLines || g.m - p.rows < tile_m) p.rows = 0;
-  if (p.cols > kMaxStripLines || g.n - p.cols < tile_n) p.cols = 0;
+  p.rows = thin_edge_lines(g.m, tile_m);
+  p.cols = thin_edge_lines(g.n, tile_n);
   if (!p.any())
     return refuse("D's partial tile row (" + std::to_string(g.m % tile_m) + " rows) and column (" +
                   std::to_string(g.n % tile_n) + " columns) are none or wider than " + std::to_string(kMaxStripLines));

@@ -14,14 +14,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "analysis/path_rules.hpp"
 #include "kernels/common/repack.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
 
-// Most rows (or columns) a strip may hold: each is one dot product per element of the other
-// operand's lines, on the CUDA cores, inside a memory-bound copy (bench/NOTES.md, "Strips").
-inline constexpr int64_t kMaxStripLines = 8;
+// kMaxStripLines and thin_edge_lines() (analysis/path_rules.hpp): how wide a strip may be.
 // Workspace for the strips' per-segment sums beside the copies (a line's sums over K / 512
 // segments, for each strip line): past this, K is too long for the strips.
 inline constexpr std::size_t kMaxStripWorkspaceBytes = std::size_t{64} << 20;

@@ -1,3 +1,4 @@
+#include "analysis/path_rules.hpp"
 #include "kernels/common/repack.hpp"
 #include "kernels/sm90/pc_repack.hpp"
 #include "kernels/sm90/peel.hpp"
@@ -241,13 +242,14 @@ KernelEntry swap_entry(std::string_view name) {
   return e;
 }
 
-// The four-consumer 64x256 swap tile where gemm() runs it (swap_ab_prefers_wide: its CTAs fill
-// >= 80% of the SMs), above the 64x128 tile's 4; by name it runs anywhere its width fits.
+// The four-consumer 64x256 swap tile where gemm() runs it (swap_wide_tile_fills, shared with
+// explain's advice: its CTAs fill >= 80% of the SMs), above the 64x128 tile's 4; by name it runs
+// anywhere its width fits.
 template <DType In>
 KernelEntry swap_wide_entry(std::string_view name) {
   KernelEntry e = swap_entry<In, 64, 4, 5>(name);
   e.supports = [](const GemmDesc& g) {
-    if (!swap_ab_prefers_wide(g, current_sm_count()))
+    if (!swap_wide_tile_fills(g.m, g.n, current_sm_count()))
       return Status::unsupported("the wide 64-column swap tile takes M of 33..64 with ceil(N/256) CTAs filling >= 80% of "
                                  "the SMs (the 64x128 tile serves the rest)");
     return sm90_swap_ab_supports(g, In, narrow<64, 4>());

@@ -81,10 +81,6 @@ SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
   return p;
 }
 
-bool swap_ab_prefers_wide(const GemmDesc& g, int sm_count) {
-  return g.m > 32 && g.m <= 64 && 5 * ceil_div(g.n, 256) >= 4 * static_cast<int64_t>(std::max(sm_count, 1));
-}
-
 Status sm90_swap_ab_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
   if (g.m > 128) return Status::unsupported("swap-A/B serves M <= 128 (M is " + std::to_string(g.m) + ")");
   if (swap_ab_tile_n(g.m) != v.tile_n)

@@ -35,12 +35,6 @@ struct SwapAbPlan {
 // The forced split count (set_forced_split_k) wins when set.
 SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v);
 
-// gemm()'s rule for the four-consumer 64x256 tile (M of 33..64, `*_64x256x64_s5_swapab_wide`):
-// its ceil(N / 256) CTAs fill at least 80% of the SMs. Measured (run 57, bench/NOTES.md): 0.96-0.99x
-// cuBLAS at N = 28672 and 57344 against 0.81-0.93x for the 128-row tile; below it (N = 8192,
-// four K splits) it lost (0.84x against 0.88x).
-bool swap_ab_prefers_wide(const GemmDesc& g, int sm_count);
-
 // ok when M fits the variant's width and needs it (M > half of it; 16 takes 1..16), A is row-major
 // (K-major: it becomes B', which the narrow tiles read K-major) and the swapped problem meets the
 // narrow kernel's rules.
