@@ -984,9 +984,9 @@ TEST(Sm90CliffsBench, Peel4097Cubed) {
               k->name.data(), ms, 2.0 * n * n * n / (ms * 1e-3) / 1e12);
 }
 
-// The small unaligned shapes whose whole-run timings split in two (bench/NOTES.md, "Small
-// unaligned shapes: the timing spreads"): gemm()'s path (copies, then the planned split-K tile),
-// then each part alone on the same buffers, so a slow process shows which part is slow.
+// The small unaligned shapes whose `tcgemm profile` timings once split in two (bench/NOTES.md,
+// "gemm()'s host time"): the entry's path (copies, then the planned split-K tile), the same through
+// gemm(), then each part alone on the same buffers.
 TEST(Sm90CliffsBench, SmallRepackParts) {
   TCGEMM_REQUIRE_GPU(90);
   if (!bench_enabled()) GTEST_SKIP() << "set TCGEMM_BENCH=1 to time 1000x1000x1001 and 333x777x4099 by parts";
@@ -999,7 +999,7 @@ TEST(Sm90CliffsBench, SmallRepackParts) {
     g.k = sh.k;
     g.d = {DType::bf16, Layout::row};
     ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
-    constexpr int kSets = 16;  // 16 x (A + B) > 2 x the 60 MB L2 at 1000x1000x1001
+    constexpr int kSets = 16;  // 16 x (A + B): 64 MB at 1000x1000x1001, past the 60 MB L2
     BenchSets sets(kSets, static_cast<size_t>(sh.m * sh.k * 2), static_cast<size_t>(sh.n * sh.k * 2),
                    static_cast<size_t>(sh.m * sh.n * 2));
     const size_t ws = k->workspace_bytes(g);
@@ -1015,22 +1015,24 @@ TEST(Sm90CliffsBench, SmallRepackParts) {
       args.b = sets.b[it % kSets];
       ++it;
     };
-    const double whole = time_ms([&] { next(); return k->launch(args).ok(); });
+    const double whole_ms = time_ms([&] { next(); return k->launch(args).ok(); });
     // The same through the public call: validation, the (cached) choice, the library's workspace.
-    const double api = time_ms([&] { next(); return gemm(g, args.a, args.b, nullptr, args.d).ok(); });
+    const double api_ms = time_ms([&] { next(); return gemm(g, args.a, args.b, nullptr, args.d).ok(); });
     size_t used = 0;
-    const double copies = time_ms([&] { next(); return apply_tma_repack(args, &used).ok(); });
+    const double copies_ms = time_ms([&] { next(); return apply_tma_repack(args, &used).ok(); });
     Result<GemmArgs> copied = apply_tma_repack(args, &used);
     ASSERT_TRUE(copied.ok()) << copied.status().message();
     GemmArgs rest = copied.value();
     const size_t skip = (used + 255) / 256 * 256;
     rest.workspace = static_cast<char*>(W.p) + skip;
     rest.workspace_bytes = ws - skip;
-    const double gemm = time_ms([&] { return sm90_wgmma_ws_planned_launch(rest, DType::bf16).ok(); });
-    ASSERT_GT(whole, 0);
-    ASSERT_GT(gemm, 0);
+    const double planned_ms = time_ms([&] { return sm90_wgmma_ws_planned_launch(rest, DType::bf16).ok(); });
+    ASSERT_GT(whole_ms, 0);
+    ASSERT_GT(api_ms, 0);
+    ASSERT_GT(copies_ms, 0);
+    ASSERT_GT(planned_ms, 0);
     std::printf("[bench] %s %s: whole %.4f ms, through gemm() %.4f ms, copies %.4f ms, planned GEMM on the copies %.4f ms (%s)\n",
-                k->name.data(), shape_name(sh).c_str(), whole, api, copies, gemm, k->describe ? k->describe(g).c_str() : "");
+                k->name.data(), shape_name(sh).c_str(), whole_ms, api_ms, copies_ms, planned_ms, k->describe ? k->describe(g).c_str() : "");
   }
 }
 
