@@ -104,6 +104,9 @@ struct TimeModel {
 };
 TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConfig& t,
                        int ctas_per_sm, double peak_tflops, int split_k = 1);
+// The model's charge for a compute and a memory time that run together: the larger, plus a
+// fixed fraction of the smaller (they never overlap perfectly). Shared by every plan the advice prices.
+double overlapped_us(double compute_us, double memory_us);
 
 struct ShapeReport {
   GemmDesc desc;

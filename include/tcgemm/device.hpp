@@ -40,6 +40,10 @@ struct DeviceProfile {
   int64_t smem_alloc_unit = 128;    // shared memory granularity (bytes)
   int64_t l2_bytes = 0;
   double boost_clock_mhz = 0;
+  // SM clock measured under sustained dense Tensor Core load at the board's power cap; 0 where
+  // not measured. Below the boost clock, a partial last wave runs faster than a full one (its
+  // idle SMs leave power to the busy ones), which the time model charges (time_model.cpp).
+  double sustained_clock_mhz = 0;
   double mem_bandwidth_gbs = 0;     // datasheet DRAM bandwidth, GB/s
   PeakRates peak;
   bool live = false;                // true when read from cudaGetDeviceProperties

@@ -120,7 +120,7 @@ void advise_stream_k(const ShapeReport& r, double peak, std::vector<Advice>& out
   // Every resident CTA may leave one partial tile for a neighbour to fix up (f32, out and in).
   const double fixup = static_cast<double>(r.waves.resident_ctas) * t.tile_m * t.tile_n * 8.0 /
                        (r.device.mem_bandwidth_gbs * 1e9) * 1e6;
-  const double us = std::max(compute, r.predicted.memory_us) + fixup + r.predicted.copy_us +
+  const double us = overlapped_us(compute, r.predicted.memory_us) + fixup + r.predicted.copy_us +
                     r.predicted.epilogue_us / static_cast<double>(std::max<int64_t>(r.waves.wave_count, 1));
   add(out, r.predicted.total_us, us, "stream-K",
       "the last wave is " + fmt("%.0f%%", 100.0 * r.waves.wave_efficiency) +
@@ -152,6 +152,10 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
     candidates = {{MmaFamily::wgmma, 128, 256, tk, 4, 384, 168, 0},
                   {MmaFamily::wgmma, 128, 128, tk, 7, 384, 168, 0},
                   {MmaFamily::wgmma, 128, 64, tk, 9, 384, 168, 0}};
+    // The cluster kernel's 192x192 tile (three consumer warpgroups), where gemm() runs it: the
+    // same rule (analysis/path_rules.hpp), priced by the same model as every other tile.
+    if (square_tile_wins(g.m, g.n, r.device.sm_count) && g.beta == 0.0f && g.d.layout == Layout::row)
+      candidates.push_back({MmaFamily::wgmma, 192, 192, tk, 4, 512, 128, 0});
   } else {
     candidates = {base, {base.family, 128, 64, base.tile_k, base.stages, 128, base.regs_per_thread, 0},
                   {base.family, 64, 128, base.tile_k, base.stages, 128, base.regs_per_thread, 0},

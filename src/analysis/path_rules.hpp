@@ -24,4 +24,24 @@ constexpr bool swap_wide_tile_fills(int64_t m, int64_t n, int64_t sm_count) {
   return m > 32 && m <= 64 && 5 * ((n + 255) / 256) >= 4 * (sm_count > 1 ? sm_count : 1);
 }
 
+// Rounds of pair-tiles (two CTA tiles along M, one 2-CTA cluster each) that a persistent grid of
+// sm_count / 2 clusters runs for an m x n D cut into tile_m x tile_n tiles.
+constexpr int64_t pair_tile_rounds(int64_t m, int64_t n, int64_t tile_m, int64_t tile_n, int64_t sm_count) {
+  const int64_t pairs = ((m + tile_m - 1) / tile_m + 1) / 2 * ((n + tile_n - 1) / tile_n);
+  const int64_t clusters = sm_count / 2 > 1 ? sm_count / 2 : 1;
+  return (pairs + clusters - 1) / clusters;
+}
+
+// The persistent cluster kernel's 192x192 tile over its 128x256 tile. Both stream the same 48 KB
+// a k-block stage, so a round costs ~ a CTA tile's MMA area, and time ~ rounds x area (padding
+// and the last round's idle SMs included). Taken where that models at least 5% faster: 4224^3 is
+// 4 rounds of 192x192 (22 x 22 tiles, no padding) against 5 of 128x256 (33 x 17 tiles, the last
+// round 38% full), 0.90 of the time; 4096^3 and 8192^3 stay on 128x256 (1.12x and 1.05x).
+constexpr bool square_tile_wins(int64_t m, int64_t n, int64_t sm_count) {
+  if (m <= 128) return false;  // one tile row of either: the swap and split paths serve it
+  const int64_t square = pair_tile_rounds(m, n, 192, 192, sm_count) * 192 * 192;
+  const int64_t wide = pair_tile_rounds(m, n, 128, 256, sm_count) * 128 * 256;
+  return 20 * square <= 19 * wide;
+}
+
 }  // namespace tcgemm

@@ -31,12 +31,30 @@ constexpr double kL2OverDram = 2.0;
 // shared memory for every 64-row slice, so narrower tiles move more bytes per FLOP.
 // 128x128: 534/580 and 569/641 TFLOP/s at 4096^3 and 8192^3 (0.92, 0.89) -> 0.89; 128x64:
 // 366/580, 413/641 (0.63, 0.64) -> 0.64. Narrower tiles are only run memory-bound (swap A/B), where this term does not bind.
+// 192x192 (three m64n192 warpgroups, the cluster kernel): 648-654 TFLOP/s at 4224^3 and 3072^3
+// against 669 for 128x256 at 4096^3 with fewer idle SMs (runs 60-62) -> 0.98.
 double wgmma_tile_efficiency(const TileConfig& t) {
   if (t.family != MmaFamily::wgmma) return 1.0;
   const int lo = std::min(t.tile_m, t.tile_n), hi = std::max(t.tile_m, t.tile_n);
+  if (lo >= 192) return 0.98;
   if (lo >= 128) return hi >= 256 ? 1.0 : 0.89;
   if (lo >= 64) return 0.64;
   return 0.4;
+}
+
+// NOTES: the time of the last wave relative to a full one. Where the board sustains full load
+// below its boost clock (the power cap), a last wave with a fraction f of the CTA slots busy
+// draws less power, so its clock rises until the cap binds again or the boost clock is reached:
+// with dynamic power ~ f x clock^3 (voltage follows clock), the wave takes max(f^(1/3),
+// sustained / boost) of a full one. A lead, checked against one pair of measurements (4224^3,
+// runs 54 and 60-62): a 38%-full last round made 128x256 stream-K gain ~1% where a full-clock
+// model predicted ~14%, while 192x192 tiles (3.67 rounds against 4.38) gained 9%.
+double partial_wave_cost(const DeviceProfile& d, int64_t tiles, int64_t resident) {
+  const int64_t rest = tiles % resident;
+  if (rest == 0) return 1.0;
+  const double f = static_cast<double>(rest) / static_cast<double>(resident);
+  if (d.sustained_clock_mhz <= 0 || d.boost_clock_mhz <= d.sustained_clock_mhz) return 1.0;
+  return std::max(std::cbrt(f), d.sustained_clock_mhz / d.boost_clock_mhz);
 }
 }  // namespace
 
@@ -53,7 +71,7 @@ TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConf
   // Each wave runs b CTAs per SM at the SM's share of the peak.
   const double per_sm_flops = peak_tflops * wgmma_tile_efficiency(t) * 1e12 / d.sm_count;
   const double tile_us = 2.0 * t.tile_m * t.tile_n * k_padded / per_sm_flops * 1e6;
-  tm.compute_us = static_cast<double>(waves) * ctas_per_sm * tile_us;
+  tm.compute_us = (static_cast<double>(waves - 1) + partial_wave_cost(d, tiles, resident)) * ctas_per_sm * tile_us;
 
   const double bw = d.mem_bandwidth_gbs * 1e9;
   const double busy_sms = static_cast<double>(std::min<int64_t>(tiles, d.sm_count));
@@ -78,9 +96,12 @@ TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConf
   const double tile_out = static_cast<double>(t.tile_m) * t.tile_n * dtype_bytes(g.d.dtype) * ctas_per_sm;
   tm.epilogue_us = static_cast<double>(waves) * tile_out / (bw / d.sm_count) * 1e6;
   tm.extra_us = tm.epilogue_us + tm.combine_us;
-  tm.total_us = std::max(tm.compute_us, tm.memory_us) + kOverlapLoss * std::min(tm.compute_us, tm.memory_us) +
-                tm.extra_us;
+  tm.total_us = overlapped_us(tm.compute_us, tm.memory_us) + tm.extra_us;
   return tm;
+}
+
+double overlapped_us(double compute_us, double memory_us) {
+  return std::max(compute_us, memory_us) + kOverlapLoss * std::min(compute_us, memory_us);
 }
 
 }  // namespace tcgemm

@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "analysis/path_rules.hpp"
 #include "gpu/gpu_test_util.hpp"
 #include "gpu/sm90_entry_check.cuh"
 #include "gpu/sm90_test_util.cuh"
@@ -46,7 +47,7 @@ constexpr const char* kTf32Names[] = {"sm90_wgmma_tf32_128x256x32_s3_pc2x1_tmast
 // PcDStore::threads: the launch with that store (D's ld may break TMA's rule), on max_clusters
 // (0 or less: the full grid).
 void run_and_check(const char* name, DType input, int stages, int max_clusters, const GemmDesc& g,
-                   PcDStore store = PcDStore::tma) {
+                   PcDStore store = PcDStore::tma, PcTile tile = PcTile::m128n256) {
   const KernelEntry* k = find_kernel(name);
   ASSERT_NE(k, nullptr) << name;
   const bool by_threads = store == PcDStore::threads;
@@ -69,9 +70,9 @@ void run_and_check(const char* name, DType input, int stages, int max_clusters, 
   args.a = A.p;
   args.b = B.p;
   args.d = D.p;
-  const Status run = by_threads        ? sm90_wgmma_ws_pc_launch(args, input, stages, std::max(max_clusters, 0), store)
+  const Status run = by_threads ? sm90_wgmma_ws_pc_launch(args, input, stages, std::max(max_clusters, 0), store, tile)
                      : max_clusters < 0 ? k->launch(args)
-                                        : sm90_wgmma_ws_pc_launch(args, input, stages, max_clusters);
+                                        : sm90_wgmma_ws_pc_launch(args, input, stages, max_clusters, PcDStore::tma, tile);
   ASSERT_TRUE(run.ok()) << run.message();
   CUDA_OK(cudaDeviceSynchronize());
 
@@ -182,14 +183,83 @@ INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterTf32,
                                             ::testing::Values(1, 3)),
                          tf32_case_name);
 
-// --- D stored by the threads (PcDStore::threads): D's ld odd (every other row's pairs split in two
-// 16-bit stores) or one element past 16 bytes, N tails inside a box, ghost CTAs; all four stagings
-// (16-bit whole tile / halves, f32 halves / quarters). tn_problem's D is aligned; these retune it.
+// D's ld retuned (tn_problem's D is aligned): for the D-by-the-threads cases.
 GemmDesc with_d_ld(GemmDesc g, int64_t ld) {
   g.d.ld = ld;
   g.c = g.d;
   return g;
 }
+
+// --- the 192x192 tile (three consumer warpgroups of m64n192) -------------------------------------
+// Tails inside the first and second B half (N = 200: the upper half wholly past N is not loaded;
+// N = 289), N % 8 != 0 (the columns past the last 16-byte chunk), odd tile-row counts (M = 385,
+// 577: the ghost CTA), K not a multiple of 64, 4224 (22 x 22 tiles, gemm()'s pick).
+constexpr const char* kSquareNames[] = {"sm90_wgmma_bf16_192x192x64_s3_pc2x1_tmastore",
+                                        "sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore",
+                                        "sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore",
+                                        "sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore_fit"};
+const Shape kSquareShapes[] = {{1, 1, 1},       {7, 7, 7},        {33, 33, 33},       {191, 193, 64},
+                               {385, 200, 130}, {577, 289, 96},   {384, 384, 384},    {1000, 1000, 1001},
+                               {1152, 1920, 777}, {4224, 4224, 256}};
+
+DType square_input(int instance) { return instance == 2 ? DType::f16 : DType::bf16; }
+int square_stages(int instance) { return instance == 0 ? 3 : 4; }
+
+class Sm90PersistentClusterSquare : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Sm90PersistentClusterSquare, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [instance, shape_index, max_clusters] = GetParam();
+  const DType input = square_input(instance);
+  const float alphas[] = {1.0f, 0.75f, -1.25f};
+  const GemmDesc g = tn_problem(input, kSquareShapes[shape_index], shape_index % 3 == 1 ? 8 : 0, alphas[shape_index % 3]);
+  run_and_check(kSquareNames[instance], input, square_stages(instance), max_clusters, g, PcDStore::tma,
+                PcTile::m192n192);
+}
+
+// gemm()'s entry (`_fit`) through the registry, on shapes its rule admits (fewer tile rounds).
+TEST(Sm90PersistentClusterSquareFit, GemmEntryOnItsShapes) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (const Shape s : {Shape{4224, 4224, 200}, Shape{3072, 3072, 136}}) {
+    SCOPED_TRACE(shape_name(s));
+    const GemmDesc g = tn_problem(DType::bf16, s, 0, 0.5f);
+    if (!find_kernel(kSquareNames[3])->supports(g).ok()) GTEST_SKIP() << "not 132 SMs: the rule admits other shapes";
+    run_and_check(kSquareNames[3], DType::bf16, 4, -1, g);
+  }
+}
+
+std::string square_case_name(const ::testing::TestParamInfo<Case>& info) {
+  const auto [instance, si, cap] = info.param;
+  std::string name = std::string(kSquareNames[instance]).substr(std::string("sm90_wgmma_").size());
+  return name + "_" + shape_name(kSquareShapes[si]) + (cap < 0 ? std::string("_registry") : "_clusters" + std::to_string(cap));
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentClusterSquare,
+                         ::testing::Combine(::testing::Range(0, 3),
+                                            ::testing::Range(0, static_cast<int>(std::size(kSquareShapes))),
+                                            ::testing::Values(-1)),
+                         square_case_name);
+INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterSquare,
+                         ::testing::Combine(::testing::Range(0, 3), ::testing::Values(3, 4, 5, 7, 8),
+                                            ::testing::Values(1, 3)),
+                         square_case_name);
+
+// D by the threads on the 192x192 tile: its three consumers' slabs and chunks (s4: 64-column boxes).
+TEST(Sm90PersistentClusterSquareThreadsD, OddLd) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (int instance : {0, 1, 2}) {
+    SCOPED_TRACE(kSquareNames[instance]);
+    const DType input = square_input(instance);
+    for (const Shape s : {Shape{385, 259, 200}, Shape{1000, 1000, 1001}})
+      run_and_check(kSquareNames[instance], input, square_stages(instance), 0,
+                    with_d_ld(tn_problem(input, s, 0, -0.75f), s.n % 2 == 1 ? s.n : s.n + 1), PcDStore::threads,
+                    PcTile::m192n192);
+  }
+}
+
+// --- D stored by the threads (PcDStore::threads): D's ld odd (every other row's pairs split in two
+// 16-bit stores) or one element past 16 bytes, N tails inside a box, ghost CTAs; all four stagings
+// (16-bit whole tile / halves, f32 halves / quarters). tn_problem's D is aligned; these retune it.
 
 const Shape kThreadsDShapes[] = {{1, 1, 1}, {7, 7, 7}, {33, 33, 33}, {129, 257, 130}, {385, 259, 200}, {1000, 1000, 1001}};
 
@@ -232,6 +302,21 @@ TEST(Sm90PersistentClusterSmall, RingAndGhostAcrossTiles) {
     // D by the threads, ld 257 (odd): the C buffer's reads race the next tile's writes if unordered.
     run_and_check(kNames[instance], input, stages, 1, with_d_ld(tn_problem(input, {129, 257, 130}, 0, 0.75f), 257),
                   PcDStore::threads);
+  }
+}
+
+// The 192x192 tile: one cluster over 2 pair-tiles with a ghost CTA (M = 385: 3 tile rows), the
+// ring and the C buffer crossing tiles; D by the threads.
+TEST(Sm90PersistentClusterSmall, SquareRingAndGhostAcrossTiles) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (int instance : {0, 1, 2}) {
+    SCOPED_TRACE(kSquareNames[instance]);
+    const DType input = square_input(instance);
+    const int stages = square_stages(instance);
+    run_and_check(kSquareNames[instance], input, stages, 1, tn_problem(input, {385, 300, 130}, 8, 0.75f), PcDStore::tma,
+                  PcTile::m192n192);
+    run_and_check(kSquareNames[instance], input, stages, 1,
+                  with_d_ld(tn_problem(input, {385, 257, 130}, 0, 0.75f), 257), PcDStore::threads, PcTile::m192n192);
   }
 }
 
@@ -278,6 +363,45 @@ TEST(Sm90PersistentClusterHost, Registered) {
     EXPECT_EQ(k->cluster_m, 2);
     EXPECT_EQ(k->preference, std::string_view(name).find("_s3_") != std::string_view::npos ? 2 : 0) << name;
   }
+}
+
+TEST(Sm90PersistentClusterHost, SquareTileRegisteredAndPickedWhereItFits) {
+  for (const char* name : kSquareNames) {
+    const KernelEntry* k = find_kernel(name);
+    ASSERT_NE(k, nullptr) << name;
+    EXPECT_EQ(k->tile_m, 192);
+    EXPECT_EQ(k->tile_n, 192);
+    EXPECT_EQ(k->tile_k, 64);
+    EXPECT_EQ(k->threads, 512);
+    EXPECT_EQ(k->cluster_m, 2);
+    EXPECT_EQ(k->preference, std::string_view(name).ends_with("_fit") ? 4 : 0) << name;
+  }
+  // Rounds of pair-tiles on 66 clusters (132 SMs): 4224^3 is 4 of 192x192 against 5 of 128x256;
+  // 3072^3 2 against 3; 4096^3 and 8192^3 pad 192x192 and stay on 128x256.
+  EXPECT_TRUE(square_tile_wins(4224, 4224, 132));
+  EXPECT_TRUE(square_tile_wins(3072, 3072, 132));
+  EXPECT_FALSE(square_tile_wins(4096, 4096, 132));
+  EXPECT_FALSE(square_tile_wins(8192, 8192, 132));
+  EXPECT_FALSE(square_tile_wins(4096, 57344, 132));
+  EXPECT_FALSE(square_tile_wins(128, 4224, 132));
+  if (current_sm_count() == 132) {
+    for (DType t : {DType::bf16, DType::f16}) {
+      const std::string in = t == DType::bf16 ? "bf16" : "f16";
+      EXPECT_EQ(pick_kernel(tn_problem(t, {4224, 4224, 4224}, 0, 1.0f)).value(),
+                "sm90_wgmma_" + in + "_192x192x64_s4_pc2x1_tmastore_fit");
+      EXPECT_EQ(pick_kernel(tn_problem(t, {4096, 4096, 4096}, 0, 1.0f)).value(),
+                "sm90_wgmma_" + in + "_128x256x64_s3_pc2x1_tmastore");
+    }
+  }
+  // Combinations that are not built are refused by the launch, not run.
+  int dummy = 0;
+  GemmArgs args;
+  args.desc = tn_problem(DType::f16, {384, 384, 64}, 0, 1.0f);
+  args.a = args.b = args.d = &dummy;
+  EXPECT_EQ(sm90_wgmma_ws_pc_launch(args, DType::f16, 3, 0, PcDStore::tma, PcTile::m192n192).code(), StatusCode::internal);
+  EXPECT_EQ(sm90_wgmma_ws_pc_function(DType::tf32, 3, PcTile::m192n192), nullptr);
+  EXPECT_FALSE(pc_tile_instantiated(DType::tf32, 3, PcTile::m192n192));
+  EXPECT_TRUE(pc_tile_instantiated(DType::bf16, 4, PcTile::m192n192));
 }
 
 TEST(Sm90PersistentClusterHost, GemmPicksItForLargeTn) {

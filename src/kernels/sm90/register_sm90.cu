@@ -279,6 +279,33 @@ KernelEntry pc_entry(std::string_view name) {
   return e;
 }
 
+// The 192x192 tile of the persistent cluster kernel (three consumer warpgroups): by name, and as
+// gemm()'s pick (preference 4, above stream-K's 3) where square_tile_wins (analysis/path_rules.hpp,
+// shared with explain's advice): fewer rounds of tiles than 128x256 for the same MMAs, e.g. 4224^3.
+// gemm() runs 4 stages: level with 3 at 4224^3 and 1% ahead at 3072^3, one kernel a process over
+// four alternating passes (bench/NOTES.md, "A 192x192 tile", run 62).
+template <DType In, int kStages, bool kGemmPick = false>
+KernelEntry pc_square_entry(std::string_view name) {
+  KernelEntry e = pc_entry<In, kStages>(name);
+  const Sm90WsShape t = sm90_wgmma_ws_pc_shape(kStages, In, PcTile::m192n192);
+  e.tile_m = t.tile_m;
+  e.tile_n = t.tile_n;
+  e.stages = t.stages;
+  e.threads = t.threads;
+  e.preference = kGemmPick ? 4 : 0;
+  e.launch = [](const GemmArgs& a) {
+    return sm90_wgmma_ws_pc_launch(a, In, kStages, 0, PcDStore::tma, PcTile::m192n192);
+  };
+  e.function = [] { return sm90_wgmma_ws_pc_function(In, kStages, PcTile::m192n192); };
+  if constexpr (kGemmPick)
+    e.supports = [](const GemmDesc& g) {
+      if (!square_tile_wins(g.m, g.n, current_sm_count()))
+        return Status::unsupported("the 192x192 tile runs no fewer tile rounds than 128x256 here (by at least 5%)");
+      return sm90_wgmma_ws_pc_supports(g, In);
+    };
+  return e;
+}
+
 // wgmma_ws_pingpong.cu: the persistent cluster kernel's contract (TN, row-major 16-bit D,
 // beta == 0) with ping-pong consumers, each warpgroup a 64x256 tile of its own; by name only
 // (preference 0) until the bench decides.
@@ -438,6 +465,11 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_repack_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack"));
   table.push_back(pc_repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack"));
   table.push_back(pc_entry<DType::bf16, 4, 64>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore_g128"));
+  table.push_back(pc_square_entry<DType::bf16, 3>("sm90_wgmma_bf16_192x192x64_s3_pc2x1_tmastore"));
+  table.push_back(pc_square_entry<DType::bf16, 4>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_square_entry<DType::f16, 4>("sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_square_entry<DType::bf16, 4, true>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore_fit"));
+  table.push_back(pc_square_entry<DType::f16, 4, true>("sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore_fit"));
   table.push_back(pc_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_streamk"));
   table.push_back(pc_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk"));
   table.push_back(pc_repack_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_streamk"));

@@ -89,30 +89,36 @@ using dev::WgmmaInput;
 // 32 tf32 elements) and the wgmma K is 32 bytes (k16 or k8), so a stage holds the same bytes and
 // every descriptor offset is the same for bf16, f16 and tf32. D is the input type for bf16/f16
 // and f32 for tf32 (kDBytes); the C buffer's size depends on the stage count only.
-template <WgmmaInput In, int Stages>
+// Tile: 128x256 (two consumer warpgroups of m64n256) or 192x192 (three of m64n192: the tile that
+// divides 4224 where 128x256 pads, cuBLAS's choice there; bench/NOTES.md "A 192x192 tile").
+template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256>
 struct Config {
-  static constexpr int kTileM = 128;
-  static constexpr int kTileN = 256;
+  static constexpr bool kSquare = Tile == PcTile::m192n192;
+  static constexpr int kTileM = kSquare ? 192 : 128;
+  static constexpr int kTileN = kSquare ? 192 : 256;
   static constexpr int kElementBytes = dev::kWgmmaElementBytes<In>;  // A and B in shared memory
   static constexpr int kTileK = 128 / kElementBytes;  // one 128-byte swizzle row: 64 or 32 (tf32)
   static constexpr int kMmaK = dev::kWgmmaK<In>;     // 32 bytes of K: 16 or 8 (tf32)
   static constexpr int kDBytes = In == WgmmaInput::tf32 ? 4 : 2;  // D: f32 for tf32
   static constexpr int kStages = Stages;
-  static constexpr int kConsumers = 2;                     // warpgroups, 64 rows of the tile each
+  static constexpr int kConsumers = kTileM / 64;          // warpgroups, 64 rows of the tile each
   static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
   static constexpr int kClusterM = 2;   // CTAs per cluster, along M, sharing B
 
   static constexpr uint32_t kSwizzleBytes = 128;
   static constexpr uint32_t kAtomBytes = 8 * kSwizzleBytes;                      // 1024
-  static constexpr uint32_t kABytes = kTileM * kTileK * kElementBytes;           // 16 KB
-  static constexpr uint32_t kBBytes = kTileN * kTileK * kElementBytes;           // 32 KB
-  static constexpr uint32_t kBHalfBytes = kBBytes / 2;                           // 16 KB
-  static constexpr uint32_t kStageBytes = kABytes + kBBytes;                     // 48 KB
+  static constexpr uint32_t kABytes = kTileM * kTileK * kElementBytes;           // 16 (24) KB
+  static constexpr uint32_t kBBytes = kTileN * kTileK * kElementBytes;           // 32 (24) KB
+  static constexpr uint32_t kBHalfBytes = kBBytes / 2;                           // 16 (12) KB
+  static constexpr uint32_t kStageBytes = kABytes + kBBytes;                     // 48 KB either tile
 
   // C staging: each consumer writes kStoreCols columns of its 64 rows at a time, as boxes of 64
   // rows x 128 bytes (kBoxCols: 64 16-bit or 32 f32 values), 128B-swizzled (the TMA store box;
-  // 128 bytes is the swizzle's row limit). 32 KB a consumer at 3 stages, 16 KB at 4.
-  static constexpr uint32_t kConsumerCBytes = Stages == 3 ? 32768 : 16384;
+  // 128 bytes is the swizzle's row limit). 128x256: 32 KB a consumer at 3 stages, 16 KB at 4;
+  // 192x192: the whole 64x192 16-bit slab (24 KB) at 3 stages, one 8 KB box at 4 (what is left
+  // beside 192 KB of stages for three consumers).
+  static constexpr uint32_t kConsumerCBytes =
+      kSquare ? (Stages == 3 ? 24576 : 8192) : (Stages == 3 ? 32768 : 16384);
   static constexpr int kStoreCols = kConsumerCBytes / (64 * kDBytes);  // 256/128 16-bit, 128/64 f32
   static constexpr int kBoxCols = kSwizzleBytes / kDBytes;
   static constexpr uint32_t kBoxBytes = 64 * kSwizzleBytes;                      // 8 KB
@@ -125,16 +131,17 @@ struct Config {
   // tile on a 1024-byte boundary, so we over-allocate one atom and align by hand.
   static constexpr uint32_t kSmemBytes = kStages * kStageBytes + kCBytes + kBarrierBytes + kAtomBytes;
 
-  // setmaxnreg: 40*128 + 232*256 = 64512 <= 65536 (the producer computes 64-bit tile coordinates).
+  // setmaxnreg: 40*128 + 232*256 = 64512 <= 65536 (the producer computes 64-bit tile coordinates);
+  // three consumers: 40*128 + 152*384 = 63488 (96 accumulators each).
   static constexpr int kProducerRegisters = 40;
-  static constexpr int kConsumerRegisters = 232;
+  static constexpr int kConsumerRegisters = kConsumers == 2 ? 232 : 152;
   static constexpr int kAccumulators = kTileN / 2;  // m64nN: N/2 floats per thread
 };
 
-template <WgmmaInput In, int S>
+template <WgmmaInput In, int S, PcTile T = PcTile::m128n256>
 constexpr bool check_config() {
-  using C = Config<In, S>;
-  static_assert(S == 3 || S == 4, "3 stages + a 64 KB C buffer, or 4 stages + 32 KB");
+  using C = Config<In, S, T>;
+  static_assert(S == 3 || S == 4, "3 stages + a larger C buffer, or 4 stages + a smaller one");
   static_assert(C::kTileK * C::kElementBytes == C::kSwizzleBytes, "BK must fill exactly one 128-byte swizzle row");
   static_assert(C::kMmaK * C::kElementBytes == 32, "the wgmma K step is 32 bytes for every input");
   static_assert(C::kTileM == 64 * C::kConsumers, "each consumer warpgroup owns 64 rows (m64)");
@@ -151,7 +158,9 @@ constexpr bool check_config() {
   return true;
 }
 static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf16, 4>() &&
-              check_config<WgmmaInput::tf32, 3>() && check_config<WgmmaInput::tf32, 4>());
+              check_config<WgmmaInput::tf32, 3>() && check_config<WgmmaInput::tf32, 4>() &&
+              check_config<WgmmaInput::bf16, 3, PcTile::m192n192>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m192n192>());
 static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
                   Config<WgmmaInput::tf32, 4>::kSmemBytes == Config<WgmmaInput::bf16, 4>::kSmemBytes,
               "tf32 stages and C buffers hold the same bytes as 16-bit ones");
@@ -359,12 +368,13 @@ __device__ __forceinline__ void store_chunk_by_threads(const Params& p, uint32_t
 }
 
 // --- the kernel ------------------------------------------------------------------------------
-template <WgmmaInput In, int S, bool kStreamK>
-__global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
+template <WgmmaInput In, int S, bool kStreamK, PcTile T>
+__global__ void __launch_bounds__(Config<In, S, T>::kThreads, 1)
     wgmma_ws_persistent_cluster_kernel(const __grid_constant__ CUtensorMap map_a,
                                        const __grid_constant__ CUtensorMap map_b,
                                        const __grid_constant__ CUtensorMap map_d, const Params p) {
-  using C = Config<In, S>;
+  using C = Config<In, S, T>;
+  static_assert(!kStreamK || T == PcTile::m128n256, "stream-K's workspace slots hold 128x256 tiles");
   using Mma = dev::Wgmma<C::kTileN, In, 0, 0>;  // K-major A and B
 
   // Shared memory, carved in one place: [A stages][B stages][C buffers][full][empty].
@@ -426,7 +436,7 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
       }
     }
   } else {
-    // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 ------------
+    // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 (3: 128-191)
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
     const int consumer = warpgroup - 1;
     const int lane = t % 32;
@@ -601,9 +611,9 @@ __global__ void __launch_bounds__(Config<In, S>::kThreads, 1)
 }
 
 // --- host side -------------------------------------------------------------------------------
-template <WgmmaInput In, int S, bool kStreamK = false>
+template <WgmmaInput In, int S, bool kStreamK = false, PcTile T = PcTile::m128n256>
 const void* kernel_function() {
-  return reinterpret_cast<const void*>(&wgmma_ws_persistent_cluster_kernel<In, S, kStreamK>);
+  return reinterpret_cast<const void*>(&wgmma_ws_persistent_cluster_kernel<In, S, kStreamK, T>);
 }
 
 std::atomic<int> g_raster{static_cast<int>(PcRaster::heuristic)};
@@ -612,13 +622,20 @@ std::atomic<int> g_swizzle{0};
 // A tile split into more pieces than this costs its owner more partial reads (128 KB each, on
 // its critical path) than the idle SMs it saves; small problems use fewer sharing clusters.
 constexpr int64_t kMaxPiecesPerTile = 8;
-constexpr std::size_t kSlotBytes = 128 * 256 * sizeof(float);
+constexpr std::size_t kSlotBytes =
+    Config<WgmmaInput::bf16, 3>::kTileM * Config<WgmmaInput::bf16, 3>::kTileN * sizeof(float);
 
 std::size_t flag_bytes(const PcStreamKPlan& p) {
   return (static_cast<std::size_t>(p.sk_clusters) * 2 * 2 * sizeof(uint32_t) + 255) / 256 * 256;
 }
 
-const void* pick_function(DType input, int stages) {
+const void* pick_function(DType input, int stages, PcTile tile) {
+  if (tile == PcTile::m192n192) {
+    if (input == DType::bf16)
+      return stages == 3 ? kernel_function<WgmmaInput::bf16, 3, false, PcTile::m192n192>()
+                         : kernel_function<WgmmaInput::bf16, 4, false, PcTile::m192n192>();
+    return kernel_function<WgmmaInput::f16, 4, false, PcTile::m192n192>();
+  }
   if (input == DType::bf16)
     return stages == 3 ? kernel_function<WgmmaInput::bf16, 3>() : kernel_function<WgmmaInput::bf16, 4>();
   if (input == DType::tf32)
@@ -626,9 +643,9 @@ const void* pick_function(DType input, int stages) {
   return stages == 3 ? kernel_function<WgmmaInput::f16, 3>() : kernel_function<WgmmaInput::f16, 4>();
 }
 
-template <WgmmaInput In, int S, bool kStreamK = false>
+template <WgmmaInput In, int S, bool kStreamK = false, PcTile T = PcTile::m128n256>
 Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore store) {
-  using C = Config<In, S>;
+  using C = Config<In, S, T>;
   const GemmDesc& g = args.desc;
   const int64_t lda = effective_ld(g.a, extent_a(g));
   const int64_t ldb = effective_ld(g.b, extent_b(g));
@@ -663,7 +680,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   p.along_n = pc_raster_resolved() == PcRaster::along_n ? 1 : 0;
   if (p.pair_tiles <= 0) return Status::success();
 
-  const void* fn = kernel_function<In, S, kStreamK>();
+  const void* fn = kernel_function<In, S, kStreamK, T>();
   const uint32_t smem = C::kSmemBytes;
   if (Status s = allow_dynamic_smem(fn, static_cast<int>(smem)); !s.ok()) return s;
   Result<int> resident = resident_clusters(fn, C::kClusterM, C::kThreads, static_cast<int>(smem));
@@ -828,12 +845,22 @@ Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input, PcDStore store)
   return Status::success();
 }
 
-Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters, PcDStore store) {
+Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters, PcDStore store,
+                               PcTile tile) {
   if (stages != 3 && stages != 4) return Status(StatusCode::internal, "persistent cluster kernel: stages must be 3 or 4");
   if (input != DType::bf16 && input != DType::f16 && input != DType::tf32)
     return Status(StatusCode::internal, "persistent cluster kernel: input must be bf16, f16 or tf32");
   if (args.a == nullptr || args.b == nullptr || args.d == nullptr)
     return Status::invalid("A, B and D must be non-null");
+  if (tile == PcTile::m192n192) {
+    if (!pc_tile_instantiated(input, stages, tile))
+      return Status(StatusCode::internal, "persistent cluster kernel: the 192x192 tile is built for bf16 (3 or 4 "
+                                          "stages) and f16 (4 stages)");
+    if (input == DType::bf16)
+      return stages == 3 ? launch_impl<WgmmaInput::bf16, 3, false, PcTile::m192n192>(args, input, max_clusters, store)
+                         : launch_impl<WgmmaInput::bf16, 4, false, PcTile::m192n192>(args, input, max_clusters, store);
+    return launch_impl<WgmmaInput::f16, 4, false, PcTile::m192n192>(args, input, max_clusters, store);
+  }
   if (input == DType::bf16)
     return stages == 3 ? launch_impl<WgmmaInput::bf16, 3>(args, input, max_clusters, store)
                        : launch_impl<WgmmaInput::bf16, 4>(args, input, max_clusters, store);
@@ -844,13 +871,27 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
                      : launch_impl<WgmmaInput::f16, 4>(args, input, max_clusters, store);
 }
 
-const void* sm90_wgmma_ws_pc_function(DType input, int stages) { return pick_function(input, stages); }
+const void* sm90_wgmma_ws_pc_function(DType input, int stages, PcTile tile) {
+  return pc_tile_instantiated(input, stages, tile) ? pick_function(input, stages, tile) : nullptr;
+}
 
-Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input) {
+bool pc_tile_instantiated(DType input, int stages, PcTile tile) {
+  if (stages != 3 && stages != 4) return false;
+  if (tile == PcTile::m128n256) return input == DType::bf16 || input == DType::f16 || input == DType::tf32;
+  return input == DType::bf16 || (input == DType::f16 && stages == 4);
+}
+
+Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
   // Tile, threads and shared memory are the same for every input (static_assert above); BK is
   // one 128-byte row: 64 16-bit or 32 tf32 elements.
+  const int tile_k = input == DType::tf32 ? Config<WgmmaInput::tf32, 3>::kTileK : Config<WgmmaInput::bf16, 3>::kTileK;
+  if (tile == PcTile::m192n192) {
+    using C = Config<WgmmaInput::bf16, 3, PcTile::m192n192>;
+    return {C::kTileM, C::kTileN, tile_k, stages, C::kThreads,
+            static_cast<int>(stages == 3 ? C::kSmemBytes
+                                         : Config<WgmmaInput::bf16, 4, PcTile::m192n192>::kSmemBytes)};
+  }
   using C = Config<WgmmaInput::bf16, 3>;
-  const int tile_k = input == DType::tf32 ? Config<WgmmaInput::tf32, 3>::kTileK : C::kTileK;
   return {C::kTileM, C::kTileN, tile_k, stages, C::kThreads,
           static_cast<int>(stages == 3 ? C::kSmemBytes : Config<WgmmaInput::bf16, 4>::kSmemBytes)};
 }

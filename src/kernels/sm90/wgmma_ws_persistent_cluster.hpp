@@ -37,15 +37,23 @@ const char* to_string(PcRaster r);
 // temporary plus a copy-out cost ~67 MB of extra traffic).
 enum class PcDStore { tma, threads };
 
+// The CTA tile: 128x256 (two consumer warpgroups, every input) or 192x192 (three consumer
+// warpgroups of m64n192; bf16 at 3 or 4 stages, f16 at 4): a pair of them divides M and N = 4224
+// and other multiples of 384 x 192 that 128x256 pads (bench/NOTES.md, "A 192x192 tile").
+enum class PcTile { m128n256, m192n192 };
+bool pc_tile_instantiated(DType input, int stages, PcTile tile);
+
 Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input, PcDStore store = PcDStore::tma);
 // stages: 3 (a 64 KB C buffer: the whole 16-bit tile, or an f32 tile in two halves) or 4 (32 KB:
 // a 16-bit tile in two halves, an f32 tile in four quarters). max_clusters caps the
 // persistent grid (0: as many 2-CTA clusters as can be resident at once).
+// 192x192: 3 stages keep the whole 64x192 slab of each consumer (24 KB), 4 stages one 64-column box.
 Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, int max_clusters = 0,
-                               PcDStore store = PcDStore::tma);
-const void* sm90_wgmma_ws_pc_function(DType input, int stages);
+                               PcDStore store = PcDStore::tma, PcTile tile = PcTile::m128n256);
+// nullptr where the combination is not instantiated.
+const void* sm90_wgmma_ws_pc_function(DType input, int stages, PcTile tile = PcTile::m128n256);
 // tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way).
-Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input = DType::bf16);
+Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input = DType::bf16, PcTile tile = PcTile::m128n256);
 
 // The grid of g for 2-CTA clusters that own pairs of tile rows (the last pair may hold a row past
 // M), every pair-tile running all k-blocks; shared with the ping-pong kernel.
