@@ -169,6 +169,24 @@ TEST(ProfileFlags, DurationOverridesDefaultIterationsOnly) {
   EXPECT_EQ(both->profiling_iterations, 20);
 }
 
+// Interleaved timing windows (ProfileOptions::profiling_rounds): 4 by default, 1..64.
+TEST(ProfileFlags, ProfilingRounds) {
+  auto d = parse_profile_options({});
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->profiling_rounds, 4);
+  auto one = parse_profile_options({{"profiling-rounds", "1"}});
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  EXPECT_EQ(one->profiling_rounds, 1);
+  EXPECT_NE(one->command_line.find("--profiling-rounds=1"), std::string::npos) << one->command_line;
+  for (const char* bad : {"0", "65", "-2", "x"}) {
+    auto r = parse_profile_options({{"profiling-rounds", bad}});
+    EXPECT_FALSE(r.ok()) << bad;
+    if (!r.ok()) {
+      EXPECT_NE(r.status().message().find("profiling-rounds"), std::string::npos) << r.status().message();
+    }
+  }
+}
+
 TEST(ProfileFlags, ProvidersAndVerification) {
   auto o = parse_profile_options({{"providers", "cublas"}, {"verification-providers", "device"},
                                   {"output", "out.JSON"}, {"dist", "uniform,max:2,min:-0.5"}});

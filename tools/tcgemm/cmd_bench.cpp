@@ -31,7 +31,7 @@ int run_bench(const BenchFlags& f) {
 
   ProfileOptions o;
   o.problems = *problems;
-  o.kernels = f.kernels;
+  o.kernels = f.kernels == "gemm" ? std::string() : f.kernels;  // empty: the kernel gemm() picks
   o.warmup_iterations = f.warmup;
   o.profiling_iterations = f.iterations;
   o.verification_enabled = f.verify;
@@ -68,7 +68,8 @@ Runner add_bench(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("bench", "run a named shape suite against cuBLAS and print one table");
   cmd->add_option("--suite", f->suite, "suite name (bench/suites/<name>.txt) or a path")->capture_default_str();
   cmd->add_option("--suite-dir", f->suite_dir, "where named suites live")->capture_default_str();
-  cmd->add_option("--kernels", f->kernels, "tcgemm kernels to try (glob)")->capture_default_str();
+  cmd->add_option("--kernels", f->kernels, "tcgemm kernels to try (glob); gemm: only the kernel gemm() picks")
+      ->capture_default_str();
   cmd->add_option("--output", f->output, "write the summary as CSV");
   cmd->add_option("--warmup-iterations", f->warmup, "warm-up launches per kernel")->capture_default_str();
   cmd->add_option("--profiling-iterations", f->iterations, "timed launches per kernel")->capture_default_str();

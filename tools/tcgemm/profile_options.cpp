@@ -97,6 +97,10 @@ const std::vector<FlagSpec>& profile_flag_specs() {
                                "--profiling-duration)"},
       {"profiling-duration", "milliseconds to time each kernel when --profiling-iterations is "
                              "0 or not given"},
+      {"profiling-rounds", "timed windows per kernel, interleaved across the kernels of a problem "
+                           "(forward, then reverse order) and pooled into one median; each window "
+                           "takes 1/rounds of the iterations or duration (default 4; 1: each kernel "
+                           "once, in list order)"},
       {"seed", "random seed for the inputs (default 2019)"},
       {"dist", "input distribution: uniform,min:<x>,max:<y> (default uniform,min:-1,max:1)"},
       {"output", "also write the rows to <file>.csv or <file>.json"},
@@ -410,6 +414,12 @@ Result<ProfileOptions> parse_profile_options(const std::map<std::string, std::st
     o.profiling_duration_ms = *ms;
     // cutlass_profiler: an explicit iteration count overrides the duration.
     if (!iters) o.profiling_iterations = 0;
+  }
+  if (auto v = get("profiling-rounds")) {
+    auto r = parse_int("profiling-rounds", *v, 1);
+    if (!r.ok()) return r.status();
+    if (*r > kMaxRounds) return flag_error("profiling-rounds", "must be <= " + std::to_string(kMaxRounds));
+    o.profiling_rounds = static_cast<int>(*r);
   }
   if (auto v = get("seed")) {
     auto r = parse_int("seed", *v, 0);

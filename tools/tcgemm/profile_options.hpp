@@ -78,6 +78,10 @@ struct ProfileOptions {
   int64_t warmup_iterations = 10;
   int64_t profiling_iterations = 100;    // 0: run for profiling_duration_ms instead
   double profiling_duration_ms = 10.0;
+  // NOTES: candidates timed one after another drift with the board's heat at the power cap (the
+  // first after the long warm-up ran cooler; 2-5% between close kernels, bench/NOTES.md run 61), so
+  // each is timed in this many windows, interleaved across the candidates, pooled into one median.
+  int profiling_rounds = 4;
   uint64_t seed = 2019;
   Distribution dist;
   std::string output;
@@ -90,6 +94,7 @@ struct ProfileOptions {
 // At most this many problems in one sweep: a typo such as --m=1:100000 should fail fast.
 inline constexpr std::size_t kMaxProblems = 100000;
 inline constexpr int64_t kMaxIterations = 100000;
+inline constexpr int64_t kMaxRounds = 64;
 
 // `flags` maps a flag name (without --) to its value as typed. Unknown names are an error.
 // The error Status's message names the flag: "--m: ...".

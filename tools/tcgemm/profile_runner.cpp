@@ -31,6 +31,8 @@ namespace {
 // measurement of the process warms for seconds and every later one for at least 200 ms.
 constexpr double kFirstWarmupMs = 2000.0;
 constexpr double kWarmupMs = 200.0;
+// A candidate's later windows: the board is already hot; this lets the clock settle on the new kernel.
+constexpr double kRewarmMs = 50.0;
 
 Status cuda_check(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return Status::success();
@@ -256,7 +258,14 @@ class Profiler {
     Tolerance tol = default_tolerance(g);
     if (o_.epsilon) tol.elementwise = *o_.epsilon;
     const std::size_t first_row = rows.size();
-    double cublas_ms = 0;
+    // The candidates that ran and verified, with their rows: timed after every verification, in
+    // interleaved windows (see ProfileOptions::profiling_rounds).
+    struct Timed {
+      const Candidate* cand;
+      std::size_t row;
+      std::vector<double> times;
+    };
+    std::vector<Timed> timed;
     for (Candidate& c : cands) {
       ProfileRow r = base;
       r.provider = c.provider;
@@ -308,18 +317,33 @@ class Profiler {
         r.detail = detail;
       }
 
-      auto ms = measure(c, sets);
-      if (!ms.ok()) {
-        r.disposition = "error";
-        r.detail = ms.status().message();
-        rows.push_back(std::move(r));
-        return ms.status();
-      }
-      r.runtime_ms = *ms;
-      r.gflops = 2.0 * double(g.m) * double(g.n) * double(g.k) / (*ms * 1e6);
-      r.gbps = minimal_bytes(g) / (*ms * 1e6);
-      if (c.is_cublas) cublas_ms = *ms;
+      timed.push_back({&c, rows.size(), {}});
       rows.push_back(std::move(r));
+    }
+
+    // Round r visits the candidates forward (r even) or backward, so none is always timed first
+    // or last; each window warms up again, briefly after the candidate's first.
+    const int rounds = std::max(o_.profiling_rounds, 1);
+    for (int round = 0; round < rounds; ++round)
+      for (std::size_t j = 0; j < timed.size(); ++j) {
+        Timed& t = timed[round % 2 == 0 ? j : timed.size() - 1 - j];
+        if (Status s = measure(*t.cand, sets, rounds, !t.times.empty(), t.times); !s.ok()) {
+          rows[t.row].disposition = "error";
+          rows[t.row].detail = s.message();
+          return s;
+        }
+      }
+    double cublas_ms = 0;
+    for (Timed& t : timed) {
+      std::sort(t.times.begin(), t.times.end());
+      const std::size_t n = t.times.size();
+      const double ms = n % 2 ? t.times[n / 2] : 0.5 * (t.times[n / 2 - 1] + t.times[n / 2]);
+      if (!(ms > 0)) return Status(StatusCode::internal, "median time is 0: below the event timer's resolution");
+      ProfileRow& r = rows[t.row];
+      r.runtime_ms = ms;
+      r.gflops = 2.0 * double(g.m) * double(g.n) * double(g.k) / (ms * 1e6);
+      r.gbps = minimal_bytes(g) / (ms * 1e6);
+      if (t.cand->is_cublas) cublas_ms = ms;
     }
     if (cublas_ms > 0)
       for (std::size_t i = first_row; i < rows.size(); ++i)
@@ -403,10 +427,12 @@ class Profiler {
     return out;
   }
 
-  // Median of per-iteration event times after a warm-up, rotating through the buffer sets.
-  Result<double> measure(const Candidate& c, const std::vector<BufferSet>& sets) {
+  // One timed window of c (1/rounds of the iterations or duration) after a warm-up, rotating
+  // through the buffer sets; appends each iteration's event time to times.
+  Status measure(const Candidate& c, const std::vector<BufferSet>& sets, int rounds, bool rewarm,
+                 std::vector<double>& times) {
     const cudaStream_t st = stream_.get();
-    const double min_warmup = ramped_ ? kWarmupMs : kFirstWarmupMs;
+    const double min_warmup = !ramped_ ? kFirstWarmupMs : rewarm ? kRewarmMs : kWarmupMs;
     std::size_t next = 0;
     auto run_one = [&]() -> Status {
       const Status s = c.run(sets[next], st);
@@ -435,8 +461,9 @@ class Profiler {
     ramped_ = true;
     const double per_iter = spent / double(done);
     const int64_t iters = o_.profiling_iterations > 0
-        ? o_.profiling_iterations
-        : std::clamp<int64_t>(static_cast<int64_t>(std::ceil(o_.profiling_duration_ms / per_iter)), 3, kMaxIterations);
+        ? (o_.profiling_iterations + rounds - 1) / rounds
+        : std::clamp<int64_t>(static_cast<int64_t>(std::ceil(o_.profiling_duration_ms / rounds / per_iter)), 3,
+                              kMaxIterations);
     std::vector<Event> ev(static_cast<std::size_t>(iters) + 1);
     for (const Event& e : ev)
       if (!e.status().ok()) return e.status();
@@ -446,19 +473,12 @@ class Profiler {
       if (Status s = cuda_check(cudaEventRecord(ev[i + 1].get(), st), "cudaEventRecord"); !s.ok()) return s;
     }
     if (Status s = cuda_check(cudaEventSynchronize(ev.back().get()), "timed runs"); !s.ok()) return s;
-    std::vector<double> times;
-    times.reserve(static_cast<std::size_t>(iters));
     for (int64_t i = 0; i < iters; ++i) {
       auto ms = elapsed_ms(ev[i], ev[i + 1]);
       if (!ms.ok()) return ms.status();
       times.push_back(*ms);
     }
-    std::sort(times.begin(), times.end());
-    const std::size_t n = times.size();
-    const double median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
-    if (!(median > 0))
-      return Status(StatusCode::internal, "median time is 0: below the event timer's resolution");
-    return median;
+    return Status::success();
   }
 
   const ProfileOptions& o_;

@@ -402,12 +402,19 @@ KernelEntry pc_repack_streamk_entry(std::string_view name) {
 
 // The same with D's thin edge (a partial last tile row/column of at most 8) computed inside the
 // copies (common/repack_strips.hpp), so the kernel runs only full tiles. Preference 4, above
-// repack + stream-K: the strips replace whole tiles of padding (4097^3: 49 of 561 tiles).
+// repack + stream-K: the strips replace whole tiles of padding (4097^3: 49 of 561 tiles). Not where
+// the repack + split-K plan applies (its CTAs fit one round): 334x774x8082 ran 91.9 us on the
+// strips' 12 CTAs against 36.6 us planned (40.4 cuBLAS), 260x79x1508 27.9 against 16.8 (run 66).
 template <DType In>
 KernelEntry pc_repack_strips_entry(std::string_view name) {
   KernelEntry e = pc_repack_streamk_entry<In>(name);
   e.preference = 4;
-  e.supports = [](const GemmDesc& g) { return sm90_pc_repack_strips_supports(g, In); };
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (Status s = sm90_pc_repack_strips_supports(g, In); !s.ok()) return s;
+    if (planned_fits(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()), "").ok())
+      return Status::unsupported("the tiles fill under one round of the SMs: the repack + split-K plan serves it");
+    return Status::success();
+  };
   e.workspace_bytes = &sm90_pc_repack_strips_workspace;
   e.launch = [](const GemmArgs& a) { return sm90_pc_repack_strips_launch(a, In); };
   e.describe = [](const GemmDesc& g) { return sm90_pc_repack_strips_describe(g, In); };
