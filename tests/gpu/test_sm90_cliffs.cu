@@ -53,8 +53,9 @@ const char* layout_name(Layout l) { return l == Layout::row ? "row" : "col"; }
 const DType kOutTypes[] = {DType::bf16, DType::f32, DType::f16};
 
 // --- repack -----------------------------------------------------------------------------------
+// 68x176x7300: with A column-major, 7300 short lines beside B's 176 long ones in one copy launch.
 const Shape kRepackShapes[] = {{1, 1, 1},          {7, 7, 7},           {33, 33, 33},       {1000, 1000, 1001},
-                               {333, 777, 4099},   {4097, 513, 4097},   {1023, 4095, 4095}};
+                               {333, 777, 4099},   {4097, 513, 4097},   {1023, 4095, 4095}, {68, 176, 7300}};
 
 // The tight ld when it already breaks the 16-byte rule, else tight + 1 (a padded, odd ld).
 int64_t unaligned_ld(StoredExtent e, Layout l) {

@@ -20,16 +20,15 @@ constexpr int kWarps = 8;        // lines per block step
 constexpr int kLoads = 16;       // per lane per step
 constexpr int kSegment = 32 * kLoads;  // elements per warp step
 
-// One segment column, every 8th-by-grid line. kFull: the whole segment lies inside the line (the
-// common case), so the loads need no predicate.
+// One segment column, lines group*8 + warp, striding by groups*8. kFull: the whole segment lies
+// inside the line (the common case), so the loads need no predicate.
 template <bool kFull>
 __device__ __forceinline__ void copy_segment(const uint16_t* __restrict__ src, int64_t lines, int64_t ld_src,
                                              uint16_t* __restrict__ dst, int64_t ld_dst, int64_t col0, int valid,
-                                             uint16_t (&bounce)[kSegment]) {
+                                             int64_t group, int64_t groups, uint16_t (&bounce)[kSegment]) {
   const int lane = threadIdx.x % 32;
   const int stores = static_cast<int>(min(static_cast<int64_t>(kSegment), ld_dst - col0));  // a multiple of 8
-  for (int64_t line = int64_t{blockIdx.y} * kWarps + threadIdx.x / 32; line < lines;
-       line += int64_t{gridDim.y} * kWarps) {
+  for (int64_t line = group * kWarps + threadIdx.x / 32; line < lines; line += groups * kWarps) {
     const uint16_t* in = src + line * ld_src + col0 + lane;
     uint16_t v[kLoads];
 #pragma unroll
@@ -55,24 +54,36 @@ struct RepackCopy {
 };
 struct RepackCopies {
   RepackCopy copy[2];  // A and B in one launch: one launch less on the timeline of a small GEMM
+  // Each copy's blocks: segment columns of 512 elements (ld_dst / 512, rounded up) x groups of 8
+  // lines (at most 65535; a group strides over the lines past that). Copy 0 takes blocks
+  // [0, blocks0), copy 1 the rest.
+  int64_t groups[2];
+  int64_t blocks0;
 };
 
-// grid.x: segment columns of 512 elements (ld_dst / 512, rounded up); grid.y: groups of 8 lines,
-// striding by gridDim.y * 8 lines; grid.z: which copy. The grid covers the larger copy; blocks
-// past the smaller one's segments leave at once.
+// A 1-D grid over both copies' own blocks. NOTES: the grid was the larger copy's segments x the
+// larger copy's line groups for both, so a copy of many short lines beside one of few long lines
+// (68x176x7300, A column-major: 7300 lines of 68 against 176 of 7300) launched 27,390 blocks for
+// 1,243 that work, and the empty ones took ~33 us (run 69).
 __global__ void __launch_bounds__(32 * kWarps) repack_16bit_kernel(const RepackCopies jobs) {
   __shared__ alignas(16) uint16_t bounce[kWarps][kSegment];
   dev::pdl_wait();  // PDL-launched: the previous kernel's writes first (common/pdl.cuh)
   dev::pdl_launch_dependents();
-  const RepackCopy j = blockIdx.z == 0 ? jobs.copy[0] : jobs.copy[1];  // no dynamic index: no local copy
-  const int64_t col0 = int64_t{blockIdx.x} * kSegment;
+  const int64_t block = blockIdx.x;
+  const bool first = block < jobs.blocks0;
+  const RepackCopy j = first ? jobs.copy[0] : jobs.copy[1];  // no dynamic index: no local copy
+  const int64_t groups = first ? jobs.groups[0] : jobs.groups[1];
+  const int64_t local = first ? block : block - jobs.blocks0;
+  const int64_t group = local % groups;
+  const int64_t col0 = local / groups * kSegment;
   if (col0 >= j.ld_dst) return;
   // Elements of this segment inside the line: <= 0 in a segment of pad columns only.
   const int valid = static_cast<int>(max(min(j.line_length - col0, static_cast<int64_t>(kSegment)), int64_t{-1}));
   if (valid == kSegment && j.ld_dst - col0 >= kSegment)
-    copy_segment<true>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, bounce[threadIdx.x / 32]);
+    copy_segment<true>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, group, groups, bounce[threadIdx.x / 32]);
   else
-    copy_segment<false>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, bounce[threadIdx.x / 32]);
+    copy_segment<false>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, group, groups,
+                        bounce[threadIdx.x / 32]);
 }
 
 std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
@@ -117,17 +128,17 @@ Status check_copy(const RepackCopy& c) {
 }
 
 // count copies (1 or 2) in one launch.
-Status launch_copies(const RepackCopies& jobs, int count, cudaStream_t stream) {
-  int64_t segments = 0, line_groups = 0;
+Status launch_copies(RepackCopies jobs, int count, cudaStream_t stream) {
+  int64_t blocks = 0;
   for (int i = 0; i < count; ++i) {
     if (Status s = check_copy(jobs.copy[i]); !s.ok()) return s;
-    segments = std::max(segments, (jobs.copy[i].ld_dst + kSegment - 1) / kSegment);
-    line_groups = std::max(line_groups, std::min<int64_t>((jobs.copy[i].lines + kWarps - 1) / kWarps, 65535));
+    const int64_t segments = (jobs.copy[i].ld_dst + kSegment - 1) / kSegment;
+    jobs.groups[i] = std::min<int64_t>((jobs.copy[i].lines + kWarps - 1) / kWarps, 65535);
+    blocks += segments * jobs.groups[i];
+    if (i == 0) jobs.blocks0 = blocks;
   }
-  cudaError_t err = launch_pdl(repack_16bit_kernel,
-                               dim3(static_cast<unsigned>(segments), static_cast<unsigned>(line_groups),
-                                    static_cast<unsigned>(count)),
-                               stream, jobs);
+  if (blocks > 0x7fffffff) return Status::unsupported("repack_16bit: more than 2^31 - 1 blocks of copies");
+  cudaError_t err = launch_pdl(repack_16bit_kernel, dim3(static_cast<unsigned>(blocks)), stream, jobs);
   if (err == cudaSuccess) err = cudaGetLastError();
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("repack launch failed: ") + cudaGetErrorString(err));
