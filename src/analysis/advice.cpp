@@ -181,9 +181,14 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
 
 // Swap A/B onto the narrow tiles kernels/sm90/swap_ab.cu runs: 64 or 128 rows of N by the
 // smallest of 16/32/64/128 columns that holds M, stages filling shared memory, K split when faster.
+// Those tiles read both operands K-major through TMA, with no copy in front: for an operand that
+// breaks TMA's 16-byte rule the cure is the caller's (pad the leading dimension), so the advice
+// says so and prices the swap on the padded problem, without the copies the current plan pays.
 void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
-  if (r.tile.family != MmaFamily::wgmma || g.m > 128 || g.n <= g.m || g.a.layout != Layout::row) return;
+  if (r.tile.family != MmaFamily::wgmma || g.m > 128 || g.n <= g.m || g.a.layout != Layout::row ||
+      g.b.layout != Layout::column)
+    return;
   // Swapping cures M's padding; an M that fills whole tiles has none to cure (128x8192x28672: the
   // split-K plan on 128x256 measured ahead of the swapped 128-wide tile in every pass, NOTES).
   if (g.m % r.tile.tile_m == 0) return;
@@ -198,14 +203,16 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
   const int stages = narrow <= 32 ? 16 : wide ? 5 : narrow == 64 ? 9 : 7;
   const TileConfig t{MmaFamily::wgmma, rows, narrow, r.tile.tile_k, stages, rows + 128, wide ? 96 : 168, 0};
   const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
-  double best = predict_time(s, r.device, t, b, peak).total_us + r.predicted.copy_us;
+  double best = predict_time(s, r.device, t, b, peak).total_us;
   int best_split = 1;
   for (int k = 2; k <= 64 && ceil_div(g.k, k) >= 4 * t.tile_k; ++k) {
-    const double us = predict_time(s, r.device, t, b, peak, k).total_us + r.predicted.copy_us;
+    const double us = predict_time(s, r.device, t, b, peak, k).total_us;
     if (us < best * 0.98) { best = us; best_split = k; }
   }
+  const bool pad_first = r.predicted.copy_us > 0;
   add(out, r.predicted.total_us, best,
-      "swap A/B" + (best_split > 1 ? " + split-K x" + std::to_string(best_split) : std::string()),
+      std::string(pad_first ? "pad lda/ldb to 16 bytes, then " : "") + "swap A/B" +
+          (best_split > 1 ? " + split-K x" + std::to_string(best_split) : std::string()),
       "M=" + std::to_string(g.m) + " fills " + fmt("%.0f%%", 100.0 * static_cast<double>(g.m) / r.tile.tile_m) +
           " of a " + std::to_string(r.tile.tile_m) + "-row tile; computing D^T = B^T A^T puts N on wgmma's 64-row side and M on an N=" +
           std::to_string(narrow) + " tile (" + std::to_string(rows) + "x" + std::to_string(narrow) + ", " + std::to_string(stages) + " stages)");

@@ -244,6 +244,26 @@ TEST(TimeModel, PartialLastWaveIsCheaperUnderThePowerCap) {
   }
 }
 
+// The swap tiles read both operands K-major through TMA with no copy in front: a misaligned
+// small-M problem is told to pad its leading dimensions first (priced without the copies), and a
+// row-major (N-major) B draws no swap advice at all, since no swap path can run it.
+TEST(Explain, SwapAdviceOnlyWhereASwapPathCanRun) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  Result<ShapeReport> misaligned = explain(bf16_tn(87, 6819, 47), h200(), t);  // lda = ldb = 47
+  ASSERT_TRUE(misaligned.ok());
+  ASSERT_FALSE(misaligned->advice.empty());
+  EXPECT_EQ(misaligned->advice.front().action.rfind("pad lda/ldb to 16 bytes, then swap A/B", 0), 0u)
+      << misaligned->advice.front().action;
+  GemmDesc nn = bf16_tn(1, 617, 633);
+  nn.b.layout = Layout::row;
+  Result<ShapeReport> r = explain(nn, h200(), t);
+  ASSERT_TRUE(r.ok());
+  for (const Advice& a : r->advice) EXPECT_EQ(a.action.find("swap A/B"), std::string::npos) << a.action;
+  Result<ShapeReport> aligned = explain(bf16_tn(16, 8192, 8192), h200(), t);
+  ASSERT_TRUE(aligned.ok());
+  EXPECT_EQ(aligned->advice.front().action.rfind("swap A/B", 0), 0u) << aligned->advice.front().action;
+}
+
 TEST(Explain, RejectsBadInput) {
   EXPECT_EQ(explain(bf16_tn(0, 1, 1), h200(), TileConfig{}).status().code(), StatusCode::invalid_argument);
   TileConfig t;
