@@ -2,7 +2,9 @@
 // (128x256x64 tile, one producer and two m64n256k16 consumer warpgroups; tf32: 128x256x32 on
 // m64n256k8, the same bytes), the persistent kernel (the ring of stages continues across tiles)
 // and the cluster kernel (2 CTAs along M share B by TMA multicast) in one kernel, with an
-// epilogue that stores through shared memory by TMA.
+// epilogue that stores through shared memory by TMA. PcTile::m192n192 is the same kernel with
+// three m64n192k16 consumer warpgroups on a 192x192 tile (bf16/f16): the same 48 KB a stage, a
+// tile that divides 4224 where 128x256 pads (bench/NOTES.md, "A 192x192 tile").
 //
 // Why (bench/NOTES.md, "Hopper at peak"): the best kernel so far (`_ws_ds`) keeps the tensor pipe
 // ~77% busy at 4096^3. The public reference design at ~107% of cuBLAS on H100 (pranjalssh/fast.cu
