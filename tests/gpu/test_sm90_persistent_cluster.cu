@@ -123,13 +123,15 @@ TEST_P(Sm90PersistentCluster, MatchesDeviceReference) {
   run_and_check(kNames[instance], input, stages, max_clusters, g);
 }
 
+// A case's name: the kernel without its sm90_wgmma_ prefix, the shape, and how it ran.
+std::string param_name(std::string_view kernel, Shape s, int cap) {
+  kernel.remove_prefix(std::string_view("sm90_wgmma_").size());
+  return std::string(kernel) + "_" + shape_name(s) + (cap < 0 ? std::string("_registry") : "_clusters" + std::to_string(cap));
+}
+
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   const auto [instance, si, cap] = info.param;
-  const Shape s = kShapes[si];
-  std::string name = kNames[instance];
-  name = name.substr(std::string("sm90_wgmma_").size());
-  return name + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
-         (cap < 0 ? std::string("_registry") : "_clusters" + std::to_string(cap));
+  return param_name(kNames[instance], kShapes[si], cap);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentCluster,
@@ -166,11 +168,7 @@ TEST_P(Sm90PersistentClusterTf32, MatchesDeviceReference) {
 
 std::string tf32_case_name(const ::testing::TestParamInfo<Case>& info) {
   const auto [instance, si, cap] = info.param;
-  const Shape s = kTf32Shapes[si];
-  std::string name = kTf32Names[instance];
-  name = name.substr(std::string("sm90_wgmma_").size());
-  return name + "_" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
-         (cap < 0 ? std::string("_registry") : "_clusters" + std::to_string(cap));
+  return param_name(kTf32Names[instance], kTf32Shapes[si], cap);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentClusterTf32,
@@ -230,8 +228,7 @@ TEST(Sm90PersistentClusterSquareFit, GemmEntryOnItsShapes) {
 
 std::string square_case_name(const ::testing::TestParamInfo<Case>& info) {
   const auto [instance, si, cap] = info.param;
-  std::string name = std::string(kSquareNames[instance]).substr(std::string("sm90_wgmma_").size());
-  return name + "_" + shape_name(kSquareShapes[si]) + (cap < 0 ? std::string("_registry") : "_clusters" + std::to_string(cap));
+  return param_name(kSquareNames[instance], kSquareShapes[si], cap);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentClusterSquare,

@@ -260,14 +260,16 @@ KernelEntry swap_wide_entry(std::string_view name) {
 // wgmma_ws_persistent_cluster.cu: persistent grid of 2-CTA clusters (B multicast), the ring of
 // stages running across tiles, TMA-store epilogue; TN with a row-major 16-bit D and beta == 0
 // only. kMaxClusters caps the grid (0: every cluster that fits; 64: 128 CTAs, the reference's
-// choice, which at the peak shapes needs no more tile rounds than 66 clusters).
-template <DType In, int kStages, int kMaxClusters = 0>
+// choice, which at the peak shapes needs no more tile rounds than 66 clusters). kTile: the CTA tile.
+template <DType In, int kStages, int kMaxClusters = 0, PcTile kTile = PcTile::m128n256>
 KernelEntry pc_entry(std::string_view name) {
-  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pc_shape(kStages, In));
+  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pc_shape(kStages, In, kTile));
   e.cluster_m = 2;
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pc_supports(g, In); };
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pc_launch(a, In, kStages, kMaxClusters); };
-  e.function = [] { return sm90_wgmma_ws_pc_function(In, kStages); };
+  e.launch = [](const GemmArgs& a) {
+    return sm90_wgmma_ws_pc_launch(a, In, kStages, kMaxClusters, PcDStore::tma, kTile);
+  };
+  e.function = [] { return sm90_wgmma_ws_pc_function(In, kStages, kTile); };
   e.workspace_bytes = nullptr;
   // The 3-stage kernel on every cluster that fits beat the plain kernel on all ten bf16/f16 peak
   // problems in three same-process passes (+3-11%, bench/NOTES.md), so it is the default where
@@ -275,7 +277,7 @@ KernelEntry pc_entry(std::string_view name) {
   // the other variants run by name.
   // tf32 likewise: 1.00x/1.04x cuBLAS tf32 at 4096^3/8192^3 against the plain kernel's
   // 0.95x/0.97x (two passes each, bench/NOTES.md).
-  e.preference = (kStages == 3 && kMaxClusters == 0) ? 2 : 0;
+  e.preference = (kStages == 3 && kMaxClusters == 0 && kTile == PcTile::m128n256) ? 2 : 0;
   return e;
 }
 
@@ -286,23 +288,15 @@ KernelEntry pc_entry(std::string_view name) {
 // four alternating passes (bench/NOTES.md, "A 192x192 tile", run 62).
 template <DType In, int kStages, bool kGemmPick = false>
 KernelEntry pc_square_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, kStages>(name);
-  const Sm90WsShape t = sm90_wgmma_ws_pc_shape(kStages, In, PcTile::m192n192);
-  e.tile_m = t.tile_m;
-  e.tile_n = t.tile_n;
-  e.stages = t.stages;
-  e.threads = t.threads;
-  e.preference = kGemmPick ? 4 : 0;
-  e.launch = [](const GemmArgs& a) {
-    return sm90_wgmma_ws_pc_launch(a, In, kStages, 0, PcDStore::tma, PcTile::m192n192);
-  };
-  e.function = [] { return sm90_wgmma_ws_pc_function(In, kStages, PcTile::m192n192); };
-  if constexpr (kGemmPick)
+  KernelEntry e = pc_entry<In, kStages, 0, PcTile::m192n192>(name);
+  if constexpr (kGemmPick) {
+    e.preference = 4;
     e.supports = [](const GemmDesc& g) {
       if (!square_tile_wins(g.m, g.n, current_sm_count()))
         return Status::unsupported("the 192x192 tile runs no fewer tile rounds than 128x256 here (by at least 5%)");
       return sm90_wgmma_ws_pc_supports(g, In);
     };
+  }
   return e;
 }
 
