@@ -78,9 +78,10 @@ struct ProfileOptions {
   int64_t warmup_iterations = 10;
   int64_t profiling_iterations = 100;    // 0: run for profiling_duration_ms instead
   double profiling_duration_ms = 10.0;
-  // NOTES: candidates timed one after another drift with the board's heat at the power cap (the
-  // first after the long warm-up ran cooler; 2-5% between close kernels, bench/NOTES.md run 61), so
-  // each is timed in this many windows, interleaved across the candidates, pooled into one median.
+  // NOTES: timed one after another, the candidate measured first (after the long warm-up) ran 2-4%
+  // faster than interleaved, and the next one slower; board heat and verification did not move it
+  // (bench/NOTES.md, run 64). So each is timed in this many windows, interleaved across the
+  // candidates, pooled into one median.
   int profiling_rounds = 4;
   uint64_t seed = 2019;
   Distribution dist;
