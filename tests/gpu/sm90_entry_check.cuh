@@ -62,26 +62,30 @@ namespace {
   EXPECT_EQ(touched, 0) << "the launch wrote " << touched << " bytes into D's ld padding";
 }
 
-// Runs k on g (A/B base pointers `offset_bytes` past a cudaMalloc'd address), checks D against
-// the device reference, and (determinism) optionally runs again and compares D bit for bit.
-[[maybe_unused]] void run_and_check(const KernelEntry& k, const GemmDesc& g, size_t offset_bytes, bool twice) {
+// Runs k on g (A/B base pointers `offset_bytes` past a cudaMalloc'd address, D's `d_offset_bytes`),
+// checks D against the device reference, and (determinism) optionally runs again and compares D
+// bit for bit. The bytes in front of an offset D must keep their poison.
+[[maybe_unused]] void run_and_check(const KernelEntry& k, const GemmDesc& g, size_t offset_bytes, bool twice,
+                                   size_t d_offset_bytes = 0) {
   const DType input = g.a.dtype;
   const size_t na = stored_elements(extent_a(g), g.a.layout, effective_ld(g.a, extent_a(g)));
   const size_t nb = stored_elements(extent_b(g), g.b.layout, effective_ld(g.b, extent_b(g)));
   const size_t nc = stored_elements(extent_c(g), g.c.layout, effective_ld(g.c, extent_c(g)));
   const size_t nd = stored_elements(extent_c(g), g.d.layout, effective_ld(g.d, extent_c(g)));
   const size_t d_bytes = nd * dtype_bytes(g.d.dtype);
-  DeviceBuffer A(na * 2 + offset_bytes), B(nb * 2 + offset_bytes), Cb(nc * dtype_bytes(g.c.dtype)), D(d_bytes);
+  DeviceBuffer A(na * 2 + offset_bytes), B(nb * 2 + offset_bytes), Cb(nc * dtype_bytes(g.c.dtype)),
+      D(d_bytes + d_offset_bytes);
   const size_t ws_bytes = k.workspace_bytes ? k.workspace_bytes(g) : 0;
   DeviceBuffer W(ws_bytes);
   DeviceBuffer ref(g.m * g.n * sizeof(float)), got(g.m * g.n * sizeof(float));
   ASSERT_TRUE(A.p && B.p && Cb.p && D.p && W.p && ref.p && got.p);
   void* a = static_cast<char*>(A.p) + offset_bytes;
   void* b = static_cast<char*>(B.p) + offset_bytes;
+  void* d_out = static_cast<char*>(D.p) + d_offset_bytes;
   fill(a, na, input);
   fill(b, nb, input);
   fill(Cb.p, nc, g.c.dtype);
-  CUDA_OK(cudaMemset(D.p, 0xFF, d_bytes));  // NaN in f32, f16 and bf16
+  CUDA_OK(cudaMemset(D.p, 0xFF, d_bytes + d_offset_bytes));  // NaN in f32, f16 and bf16
   CUDA_OK(cudaMemset(W.p, 0xFF, std::max<size_t>(ws_bytes, 16)));
 
   GemmArgs args;
@@ -89,16 +93,22 @@ namespace {
   args.a = a;
   args.b = b;
   args.c = Cb.p;
-  args.d = D.p;
+  args.d = d_out;
   args.workspace = W.p;
   args.workspace_bytes = ws_bytes;
   const Status run = k.launch(args);
   ASSERT_TRUE(run.ok()) << run.message();
   CUDA_OK(cudaDeviceSynchronize());
-  expect_padding_untouched(g, D.p);
+  expect_padding_untouched(g, d_out);
+  if (d_offset_bytes > 0) {
+    std::vector<unsigned char> front(d_offset_bytes);
+    CUDA_OK(cudaMemcpy(front.data(), D.p, d_offset_bytes, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(std::count(front.begin(), front.end(), 0xFF), static_cast<std::ptrdiff_t>(d_offset_bytes))
+        << "the launch wrote in front of D";
+  }
 
   ASSERT_TRUE(reference_gemm_device(g, a, b, Cb.p, static_cast<float*>(ref.p), false).ok());
-  ASSERT_TRUE(convert_to_float_device(g, D.p, static_cast<float*>(got.p)).ok());
+  ASSERT_TRUE(convert_to_float_device(g, d_out, static_cast<float*>(got.p)).ok());
   CUDA_OK(cudaDeviceSynchronize());
   std::vector<float> r(g.m * g.n), d(g.m * g.n);
   CUDA_OK(cudaMemcpy(r.data(), ref.p, r.size() * sizeof(float), cudaMemcpyDeviceToHost));
@@ -112,13 +122,13 @@ namespace {
 
   if (twice) {
     std::vector<unsigned char> first(d_bytes), second(d_bytes);
-    CUDA_OK(cudaMemcpy(first.data(), D.p, d_bytes, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemset(D.p, 0xFF, d_bytes));
+    CUDA_OK(cudaMemcpy(first.data(), d_out, d_bytes, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemset(d_out, 0xFF, d_bytes));
     CUDA_OK(cudaMemset(W.p, 0x7F, std::max<size_t>(ws_bytes, 16)));
     const Status again = k.launch(args);
     ASSERT_TRUE(again.ok()) << again.message();
     CUDA_OK(cudaDeviceSynchronize());
-    CUDA_OK(cudaMemcpy(second.data(), D.p, d_bytes, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(second.data(), d_out, d_bytes, cudaMemcpyDeviceToHost));
     EXPECT_EQ(std::memcmp(first.data(), second.data(), d_bytes), 0) << "D differs between two identical runs";
   }
 }

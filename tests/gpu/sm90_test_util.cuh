@@ -98,6 +98,16 @@ struct ForcedSplits {
   ForcedSplits& operator=(const ForcedSplits&) = delete;
 };
 
+// What a case writes, varied by its index: D's and C's dtypes (from outs) and layouts, D's ld
+// (tight or tight + 3), alpha (1 or 1.25) and beta (0 or 0.5). M, N and K must be set.
+[[maybe_unused]] void vary_epilogue(GemmDesc& g, int variant, const DType (&outs)[3]) {
+  g.d = {outs[variant % 3], variant % 2 ? Layout::column : Layout::row, 0};
+  g.d.ld = tight_ld(extent_c(g), g.d.layout) + (variant % 4 == 3 ? 3 : 0);
+  g.c = {outs[(variant + 1) % 3], variant % 4 < 2 ? Layout::row : Layout::column, 0};
+  g.alpha = variant % 2 ? 1.0f : 1.25f;
+  g.beta = variant % 3 == 2 ? 0.0f : 0.5f;
+}
+
 // TCGEMM_TEST_SMALL=1 (the compute-sanitizer runs) keeps only the small cases.
 [[maybe_unused]] bool small_only() {
   const char* v = std::getenv("TCGEMM_TEST_SMALL");

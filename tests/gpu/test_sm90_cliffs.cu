@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/swap_ab.hpp"
 #include "reference/reference_gemm.hpp"
+#include "runtime/cublaslt_provider.hpp"
 #include "runtime/device_reference.hpp"
 #include "runtime/registry.hpp"
 #include "tcgemm/gemm.hpp"
@@ -1049,6 +1051,74 @@ TEST(Sm90CliffsBench, SmallRepackParts) {
                 k->name.data(), shape_name(sh).c_str(), whole_ms, host_us, api_ms, copies_ms, planned_ms,
                 k->describe ? k->describe(g).c_str() : "");
   }
+}
+
+// Aligned tiny problems, where gemm() ran 3-4 us behind cuBLAS in run 71 whatever kernel it took:
+// the host's enqueue per call (no waits), the back-to-back time, and one call alone (events around
+// it, synchronized): for gemm(), cuBLAS and an empty kernel. Where our alone time matches cuBLAS's
+// and the back-to-back one does not, the host binds; where alone differs, the GPU does.
+__global__ void empty_kernel() {}
+
+TEST(Sm90CliffsBench, SmallHostAndGpu) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (!bench_enabled()) GTEST_SKIP() << "set TCGEMM_BENCH=1 to time tiny problems' host and GPU parts";
+  Result<std::unique_ptr<CublasLtProvider>> blas = CublasLtProvider::create();
+  ASSERT_TRUE(blas.ok()) << blas.status().message();
+  cudaEvent_t e0, e1;
+  ASSERT_EQ(cudaEventCreate(&e0), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&e1), cudaSuccess);
+  auto parts = [&](const char* who, const std::string& shape, auto&& call) {
+    const double whole_ms = time_ms(call);
+    constexpr int kCalls = 200;
+    const auto h0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < kCalls; ++i) ASSERT_TRUE(call());
+    const auto h1 = std::chrono::steady_clock::now();
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<float> alone;
+    for (int i = 0; i < 50; ++i) {
+      (void)cudaEventRecord(e0);
+      ASSERT_TRUE(call());
+      (void)cudaEventRecord(e1);
+      (void)cudaEventSynchronize(e1);
+      float t = 0;
+      (void)cudaEventElapsedTime(&t, e0, e1);
+      alone.push_back(t);
+    }
+    std::sort(alone.begin(), alone.end());
+    std::printf("[bench] %-14s %-16s back-to-back %6.2f us  host enqueue %5.2f us a call  alone %6.2f us\n", who,
+                shape.c_str(), 1e3 * whole_ms,
+                std::chrono::duration<double, std::micro>(h1 - h0).count() / kCalls, 1e3 * alone[alone.size() / 2]);
+  };
+  parts("empty kernel", "-", [] {
+    empty_kernel<<<1, 32>>>();
+    return cudaGetLastError() == cudaSuccess;
+  });
+  for (const Shape sh : {Shape{87, 6819, 48}, Shape{426, 2589, 40}, Shape{1857, 934, 32}, Shape{3240, 544, 392},
+                         Shape{288, 1648, 1128}, Shape{14, 3, 656}}) {
+    GemmDesc g;
+    g.m = sh.m;
+    g.n = sh.n;
+    g.k = sh.k;
+    g.d = {DType::bf16, Layout::row};
+    constexpr int kSets = 8;
+    BenchSets sets(kSets, static_cast<size_t>(sh.m * sh.k * 2), static_cast<size_t>(sh.n * sh.k * 2),
+                   static_cast<size_t>(sh.m * sh.n * 2));
+    int it = 0;
+    const std::string name = shape_name(sh);
+    Result<std::string_view> pick = pick_kernel(g);
+    ASSERT_TRUE(pick.ok()) << pick.status().message();
+    std::printf("[bench] %s: gemm() picks %s\n", name.c_str(), std::string(pick.value()).c_str());
+    parts("gemm()", name, [&] {
+      ++it;
+      return gemm(g, sets.a[it % kSets], sets.b[it % kSets], nullptr, sets.d).ok();
+    });
+    parts("cuBLASLt", name, [&] {
+      ++it;
+      return blas.value()->run(g, sets.a[it % kSets], sets.b[it % kSets], nullptr, sets.d).ok();
+    });
+  }
+  (void)cudaEventDestroy(e0);
+  (void)cudaEventDestroy(e1);
 }
 
 TEST(Sm90CliffsBench, SplitK256x256x65536) {

@@ -50,11 +50,7 @@ TEST_P(Sm90SplitKTiles, MatchesDeviceReferenceAndIsDeterministic) {
   };
   g.a.ld = ld_of(extent_a(g), g.a.layout);
   g.b.ld = ld_of(extent_b(g), g.b.layout);
-  g.d = {kOut[variant % 3], variant % 2 ? Layout::column : Layout::row, 0};
-  g.d.ld = tight_ld(extent_c(g), g.d.layout) + (variant % 4 == 3 ? 3 : 0);
-  g.c = {kOut[(variant + 1) % 3], variant % 4 < 2 ? Layout::row : Layout::column, 0};
-  g.alpha = variant % 2 ? 1.0f : 1.25f;
-  g.beta = variant % 3 == 2 ? 0.0f : 0.5f;
+  vary_epilogue(g, variant, kOut);
   ASSERT_TRUE(validate(g).ok()) << validate(g).message();
   const Status supported = k->supports(g);
   // The automatic count may decline to split (the tiles fill the SMs, or too few k-blocks); a

@@ -30,10 +30,11 @@ struct StageRing {
   __device__ __forceinline__ uint32_t full(int s) const { return full_bar + 8 * s; }
   __device__ __forceinline__ uint32_t empty(int s) const { return empty_bar + 8 * s; }
   // One thread, before the CTA (or cluster) barrier that publishes them: `full` completes on the
-  // producer's arrive.expect_tx, `empty` after `empty_arrivals` consumer arrivals.
-  __device__ __forceinline__ void init(int stages, uint32_t empty_arrivals) const {
+  // producer's arrive.expect_tx (or `full_arrivals` loading threads' arrivals), `empty` after
+  // `empty_arrivals` consumer arrivals.
+  __device__ __forceinline__ void init(int stages, uint32_t empty_arrivals, uint32_t full_arrivals = 1) const {
     for (int s = 0; s < stages; ++s) {
-      mbarrier_init(full(s), 1);
+      mbarrier_init(full(s), full_arrivals);
       mbarrier_init(empty(s), empty_arrivals);
     }
     mbarrier_init_fence();

@@ -42,6 +42,90 @@ __device__ __forceinline__ void store_accumulators_row16(const float (&acc)[kAcc
   }
 }
 
+// A row-major 16-bit D through shared memory: the warpgroup's 64 x kTileN accumulators (alpha
+// applied, rounded to D's type) go to `tile` (row pitch kTileN + 8 elements), then the threads
+// write along D's rows, consecutive threads at consecutive addresses. Edges are bounded per
+// element (rows_left/cols_left count from row0/col0 and may exceed the block or be <= 0). `vec` is
+// the widest store every start allows: 8 elements (ldd % 8 == 0, D 16-byte aligned), 2 (ldd even,
+// D 4-byte aligned) or 1. The caller makes the tile's shared memory free
+// (no wgmma still reading it) before the call; `barrier` is a named barrier id of this warpgroup.
+// NOTES: the staged f32 epilogue this replaces is a rolled per-element loop; one CTA per SM hides
+// nothing, and a one-wave grid waits for its slowest (edge) CTA: 3240x544x392 ran 13.8 us under
+// ncu against cuBLAS's 7.3 (run 72). Stores straight from the fragment (store_accumulators_row16,
+// bounded per element) took 11.7 us: they write 8 rows x 16 bytes (or 2-byte halves) a warp
+// instruction, and were ~60% of the stall samples of a 1-k-block 426x2589x40 kernel (run 75).
+template <WgmmaInput In, int kTileN, int kAccumulators>
+__device__ __forceinline__ void store_accumulators_row16_staged(const float (&acc)[kAccumulators], void* tile, void* d,
+                                                                int64_t ldd, int64_t row0, int64_t col0,
+                                                                int64_t rows_left, int64_t cols_left, float alpha,
+                                                                int vec, int barrier) {
+  static_assert(kAccumulators == kTileN / 2, "m64nN: N/2 accumulators a thread");
+  using Elem = std::conditional_t<In == WgmmaInput::bf16, __nv_bfloat16, __half>;
+  using Pair = std::conditional_t<In == WgmmaInput::bf16, __nv_bfloat162, __half2>;
+  constexpr int kPitch = kTileN + 8;  // elements; 16 bytes of pad put a fragment's 8 rows on distinct banks
+  Elem* t = static_cast<Elem*>(tile);
+  const int lane = threadIdx.x % 32;
+  const int warp_in_group = (threadIdx.x / 32) % 4;
+  {
+    const int r = warp_in_group * 16 + lane / 4;
+#pragma unroll
+    for (int j = 0; j < kAccumulators / 4; ++j) {
+      const int c = 8 * j + 2 * (lane % 4);
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float x = alpha * acc[4 * j + 2 * h], y = alpha * acc[4 * j + 2 * h + 1];
+        Pair v;
+        if constexpr (In == WgmmaInput::bf16)
+          v = __floats2bfloat162_rn(x, y);
+        else
+          v = __floats2half2_rn(x, y);
+        *reinterpret_cast<Pair*>(&t[(r + 8 * h) * kPitch + c]) = v;
+      }
+    }
+  }
+  asm volatile("bar.sync %0, 128;" ::"r"(barrier) : "memory");
+  const int tid = threadIdx.x % 128;
+  Elem* const out = static_cast<Elem*>(d);
+  // Consecutive threads take consecutive stores of a row at every width, so a warp writes one
+  // contiguous run: 512 bytes with 16-byte stores, 128 with pairs, 64 with halves.
+  if (vec == 8) {
+    constexpr int kChunksPerRow = kTileN / 8;
+#pragma unroll 4
+    for (int i = tid; i < 64 * kChunksPerRow; i += 128) {
+      const int r = i / kChunksPerRow, c = 8 * (i % kChunksPerRow);
+      if (r >= rows_left || c >= cols_left) continue;
+      const uint4 chunk = *reinterpret_cast<const uint4*>(&t[r * kPitch + c]);
+      Elem* dst = out + (row0 + r) * ldd + col0 + c;
+      if (c + 8 <= cols_left) {
+        *reinterpret_cast<uint4*>(dst) = chunk;
+      } else {
+        const Elem* src = reinterpret_cast<const Elem*>(&chunk);
+#pragma unroll
+        for (int e = 0; e < 8; ++e)
+          if (c + e < cols_left) dst[e] = src[e];
+      }
+    }
+  } else if (vec == 2) {
+    constexpr int kPairsPerRow = kTileN / 2;
+#pragma unroll 4
+    for (int i = tid; i < 64 * kPairsPerRow; i += 128) {
+      const int r = i / kPairsPerRow, c = 2 * (i % kPairsPerRow);
+      if (r >= rows_left || c >= cols_left) continue;
+      Elem* dst = out + (row0 + r) * ldd + col0 + c;
+      if (c + 1 < cols_left)
+        *reinterpret_cast<uint32_t*>(dst) = *reinterpret_cast<const uint32_t*>(&t[r * kPitch + c]);
+      else
+        dst[0] = t[r * kPitch + c];
+    }
+  } else {
+#pragma unroll 4
+    for (int i = tid; i < 64 * kTileN; i += 128) {
+      const int r = i / kTileN, c = i % kTileN;
+      if (r < rows_left && c < cols_left) out[(row0 + r) * ldd + col0 + c] = t[r * kPitch + c];
+    }
+  }
+}
+
 // The same fragment walk for split-K's f32 slabs: raw sums (no alpha) as 8-byte float pairs. The
 // caller guarantees the block lies inside the slab, ld is even and the slab is 8-byte aligned.
 template <int kAccumulators>

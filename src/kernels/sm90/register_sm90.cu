@@ -28,14 +28,15 @@ KernelEntry wgmma_entry(std::string_view name, DType input, const Sm90WsShape& s
   return e;
 }
 
-// kDirectStore: the `_ds` instances, which store full tiles of a row-major
-// 16-bit D (beta == 0) straight from registers; every other problem takes the staged epilogue.
+// kDirectStore: the `_ds` instances, which store a row-major 16-bit D (beta == 0) straight from
+// registers. The plain 128x256 s4 `_ws` kernel keeps the staged epilogue to be measured against
+// them; the other tile variants store from registers wherever the `_ds` rule allows.
 // V: the tile variant of wgmma_tma_ws.cu (128x256 s4 unless a sweep point or narrow tile).
 template <DType In, bool kDirectStore = false, Sm90WsVariant V = Sm90WsVariant{}>
 KernelEntry ws_entry(std::string_view name) {
   KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_shape(In, V));
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In, V); };
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In, kDirectStore, V); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In, kDirectStore || !(V == Sm90WsVariant{}), V); };
   e.function = [] { return sm90_wgmma_ws_function(In, kDirectStore, V); };
   if (!(V == Sm90WsVariant{})) e.preference = 0;  // the tile family: by name until measured to win
   e.workspace_bytes = nullptr;
@@ -201,6 +202,48 @@ KernelEntry planned_repack_entry(std::string_view name) {
   e.describe = [](const GemmDesc& g) {
     return "repack A/B, then " + describe(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()));
   };
+  return e;
+}
+
+// Thread loads (thread_loads.cuh): the planned tile (128x128 or 128x64) with the producer's plain
+// loads, for A/B that break TMA's 16-byte rule. One launch (two when split) where the repack path
+// runs the copies first; each launch costs ~3-5 us of host time (run 72), as much as a tiny
+// problem's whole GPU time. But the loads sustain ~10 GB/s a SM against TMA's ~90, so gemm() takes
+// it only for one round of CTAs, unsplit, with at most kThreadLoadKBlocks k-blocks each
+// (gate_thread_loads).
+// NOTES: run 79, against the best repack path: it won all 12 misaligned random-suite shapes of 1-2
+// k-blocks a CTA in one round (e.g. 78x1096x28 7.0 against 12.3 us, cuBLAS 8.4; 87x6819x47 9.2
+// against 10.8) and lost 2413x3901x39 (9 rounds: 32.1 against 23.7), 1000x1000x1001 (16 k-blocks:
+// 40.4 against 14.0) and 333x777x4099 (45.5 against 28.5). With 4-10 k-blocks it went both ways
+// (42x40x456 won 11.4 to 12.2, 196x511x198 lost 13.9 to 9.9).
+constexpr int kThreadLoadKBlocks = 2;
+
+Status gate_thread_loads(const SplitKPlan& p) {
+  if (p.predicted_us >= 1e30) return Status::unsupported("no thread-load tile supports this problem");
+  if (forced_split_k() != 0) return Status::success();
+  if (p.ctas > current_sm_count())
+    return Status::unsupported("thread loads need one round of CTAs: the repack path's TMA loads serve more");
+  if (p.splits > 1 || p.k_blocks_per_split > kThreadLoadKBlocks)
+    return Status::unsupported("more than " + std::to_string(kThreadLoadKBlocks) +
+                               " k-blocks, or a split: thread loads (~10 GB/s a SM) lose to the copies and TMA, or "
+                               "were not measured against them");
+  return Status::success();
+}
+
+template <DType In>
+KernelEntry planned_thread_loads_entry(std::string_view name) {
+  KernelEntry e = ws_entry<In>(name);
+  e.preference = 5;  // above the repack paths, where gate_thread_loads admits the problem
+  e.supports = [](const GemmDesc& g) -> Status {
+    const Status tma = sm90_wgmma_ws_supports(g, In);
+    if (tma.ok()) return Status::unsupported("A and B meet TMA's 16-byte rule: the TMA kernels serve it");
+    if (tma.code() != StatusCode::misaligned) return tma;
+    return gate_thread_loads(plan_split_k(g, In, current_sm_count(), true));
+  };
+  e.workspace_bytes = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count(), true).workspace_bytes; };
+  e.split_k = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count(), true).splits; };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_planned_launch(a, In, true); };
+  e.describe = [](const GemmDesc& g) { return describe(plan_split_k(g, In, current_sm_count(), true)); };
   return e;
 }
 
@@ -450,6 +493,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(planned_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_splitk"));
   table.push_back(planned_repack_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_repack_splitk"));
   table.push_back(planned_repack_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_repack_splitk"));
+  table.push_back(planned_thread_loads_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_ldg"));
+  table.push_back(planned_thread_loads_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_ldg"));
   table.push_back(splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_splitk"));
   table.push_back(splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_splitk"));
   table.push_back(peel_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_peel"));

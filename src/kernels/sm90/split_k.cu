@@ -70,7 +70,7 @@ std::size_t sm90_wgmma_ws_splitk_workspace(const GemmDesc& g, Sm90WsVariant v) {
 
 Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
   const int splits = choose_splits(args.desc, current_sm_count(), v);
-  if (splits <= 1) return sm90_wgmma_ws_launch(args, input, false, v);
+  if (splits <= 1) return sm90_wgmma_ws_launch(args, input, true, v);
   return sm90_wgmma_ws_run_split_k(args, input, v, splits, split_k_blocks_per_split(args.desc, splits, v));
 }
 
@@ -122,6 +122,9 @@ namespace {
 double tile_efficiency(Sm90WsVariant v) { return v.tile_n >= 256 ? 0.68 : v.tile_n >= 128 ? 0.62 : 0.55; }
 
 constexpr double kSmL2Bytes = 90e9;     // what one SM's TMA loads sustain from L2 (s4 points, run 13)
+// What the producer's thread loads sustain a SM with every SM loading: 1000x1000x1001's 128 CTAs
+// ran 16 k-blocks of 24 KB in ~38 of its 40.4 us (run 79), ~10 GB/s; one CTA alone runs ~4x that.
+constexpr double kSmThreadLoadBytes = 10e9;
 // The three rates below are fitted, not measured directly:
 // - L2: a 128x64 tile x 128 CTAs re-reading a 7 MB A panel at 128x8192x28672 moved 1.41 GB in
 //   155 us end to end (run 14), 9.1 TB/s; 9.5 leaves room for the launch and fill in those 155 us.
@@ -136,7 +139,12 @@ constexpr double kLaunchUs = 2.0;       // a kernel's fill/drain and launch gap 
 
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-std::vector<Sm90WsVariant> split_k_candidates() {
+std::vector<Sm90WsVariant> split_k_candidates(bool thread_loads) {
+  if (thread_loads) {
+    Sm90WsVariant v128 = sm90_wgmma_ws_narrow_variant(128), v64 = sm90_wgmma_ws_narrow_variant(64);
+    v128.thread_loads = v64.thread_loads = true;
+    return {v128, v64};
+  }
   return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64)};
 }
 
@@ -155,7 +163,8 @@ double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int spl
   const double elem = input == DType::tf32 ? 4.0 : 2.0;
   const double peak_sm = (input == DType::tf32 ? 495e12 : 989e12) / 132.0;
   const double mma_kb = 2.0 * s.tile_m * s.tile_n * s.tile_k / (peak_sm * tile_efficiency(v));
-  const double load_kb = static_cast<double>(s.tile_m + s.tile_n) * s.tile_k * elem / kSmL2Bytes;
+  const double load_kb =
+      static_cast<double>(s.tile_m + s.tile_n) * s.tile_k * elem / (v.thread_loads ? kSmThreadLoadBytes : kSmL2Bytes);
   const double cta = static_cast<double>(per) * std::max(mma_kb, load_kb);
   const double dram = (static_cast<double>(g.m) + static_cast<double>(g.n)) * static_cast<double>(g.k) * elem / kDramBytes;
   // Every CTA loads all of its stages: the narrow tiles re-read the other operand's panel.
@@ -178,13 +187,13 @@ bool same_problem(const GemmDesc& x, const GemmDesc& y) {
          x.beta == y.beta;
 }
 
-SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count);
+SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, bool thread_loads);
 
 }  // namespace
 
 // supports(), workspace_bytes() and launch() each ask for the plan of the same problem; a search
 // costs ~2 us of host time (measured on the build machine), as much as a small GEMM's launch.
-SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count) {
+SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, bool thread_loads) {
   struct Last {
     bool valid = false;
     GemmDesc g;
@@ -192,20 +201,20 @@ SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count) {
     int sms = 0, forced = 0;
     SplitKPlan plan;
   };
-  thread_local Last last;
+  thread_local Last last[2];  // TMA tiles, thread-load tiles
+  Last& l = last[thread_loads ? 1 : 0];
   const int forced = forced_split_k();
-  if (last.valid && last.input == input && last.sms == sm_count && last.forced == forced && same_problem(last.g, g))
-    return last.plan;
-  last = Last{true, g, input, sm_count, forced, make_plan(g, input, sm_count)};
-  return last.plan;
+  if (l.valid && l.input == input && l.sms == sm_count && l.forced == forced && same_problem(l.g, g)) return l.plan;
+  l = Last{true, g, input, sm_count, forced, make_plan(g, input, sm_count, thread_loads)};
+  return l.plan;
 }
 
 namespace {
 
-SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count) {
+SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, bool thread_loads) {
   SplitKPlan best;
   best.predicted_us = 1e30;
-  for (const Sm90WsVariant v : split_k_candidates()) {
+  for (const Sm90WsVariant v : split_k_candidates(thread_loads)) {
     if (!sm90_wgmma_ws_supports(g, input, v).ok()) continue;
     const int64_t k_blocks = k_blocks_of(g, v);
     const int64_t cap = std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2));
@@ -242,10 +251,10 @@ std::string describe(const SplitKPlan& p) {
   return buf;
 }
 
-Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input) {
-  const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count());
+Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, bool thread_loads) {
+  const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count(), thread_loads);
   if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
-  if (p.splits <= 1) return sm90_wgmma_ws_launch(args, input, false, p.variant);
+  if (p.splits <= 1) return sm90_wgmma_ws_launch(args, input, true, p.variant);
   return sm90_wgmma_ws_run_split_k(args, input, p.variant, p.splits, p.k_blocks_per_split);
 }
 

@@ -59,13 +59,15 @@ struct SplitKPlan {
   double predicted_us = 0;    // the model's time, launch overheads included
   std::size_t workspace_bytes = 0;
 };
-SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count);
+// thread_loads: the `_ldg` tiles instead (128x128 s7 and 128x64 s9 with the producer's plain loads,
+// any alignment and layout), priced at the rate those loads sustain.
+SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, bool thread_loads = false);
 // "tile 128x64 s9, 16 K slices of 64 k-blocks, 128 CTAs; model 27.8 us" (for `tcgemm explain`).
 std::string describe(const SplitKPlan& p);
 // The model for one candidate (exposed for tests and the profiler's notes).
 double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int splits, int sm_count);
 
 // The planned path: the plan's tile, split or not. Needs plan_split_k(...).workspace_bytes.
-Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input);
+Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, bool thread_loads = false);
 
 }  // namespace tcgemm

@@ -104,7 +104,7 @@ Status sm90_swap_ab_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
   s.desc = swapped_desc(args.desc);
   s.a = args.b;
   s.b = args.a;
-  if (plan.splits <= 1) return sm90_wgmma_ws_launch(s, input, false, plan.variant);
+  if (plan.splits <= 1) return sm90_wgmma_ws_launch(s, input, true, plan.variant);
   return sm90_wgmma_ws_run_split_k(s, input, plan.variant, plan.splits, plan.k_blocks_per_split);
 }
 

@@ -19,6 +19,7 @@
 #include "kernels/common/pdl.cuh"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
+#include "kernels/common/thread_loads.cuh"
 #include "kernels/common/tma.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/common/wgmma_store.cuh"
@@ -94,7 +95,7 @@ struct Config {
   static_assert(kABytes % kAtomBytes == 0 && kBBytes % kAtomBytes == 0,
                 "every stage must start on a 1024-byte swizzle atom");
   static_assert(kConsumers * 64 * kEpiloguePitch * 4 <= kStages * kStageBytes,
-                "the epilogue staging must fit in the pipeline buffers");
+                "the epilogue staging must fit in the pipeline buffers");  // f32; the 16-bit one is half
   static_assert(kSmemBytes <= 227 * 1024, "over the 227 KB per-block shared-memory limit");
   static_assert(kProducerRegisters % 8 == 0 && kConsumerRegisters % 8 == 0 &&
                     kProducerRegisters >= 24 && kConsumerRegisters <= 256,
@@ -125,10 +126,25 @@ struct Epilogue {
   // Split-K into row-major f32 slabs with an even ld: every tile stores float pairs straight from
   // registers (edge tiles bounded), never through the staged epilogue.
   bool f32_slab;
+  // A row-major D of the input's 16-bit type with beta == 0: every tile goes through shared memory
+  // as 16-bit values and out in d_vec-element stores along D's rows (8: ldd % 8 == 0 and D 16-byte
+  // aligned; 2: ldd even, D 4-byte aligned; else 1), edge tiles bounded.
+  bool direct_store;
+  int32_t d_vec;
+};
+
+// Thread loads (the `_ldg` variants): A and B are read with 2-byte loads, any alignment and layout.
+struct ThreadLoads {
+  const uint16_t* a;
+  const uint16_t* b;
+  int64_t lda, ldb;
+  uintptr_t a_end, b_end;  // one past the last byte each matrix spans: no 16-byte load crosses it
+  bool a_k_contiguous, b_k_contiguous;  // A row-major, B column-major
 };
 
 struct Params {
   int64_t m, n, k;
+  ThreadLoads loads;
   int64_t tiles_m, tiles_n;
   // Split-K: blockIdx.z covers k-blocks [z * k_blocks_per_split, (z + 1) * k_blocks_per_split),
   // clipped to the last one; without split-K it is every k-block and gridDim.z = 1.
@@ -148,7 +164,10 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 // kAMnMajor: A is column-major (M contiguous); kBMnMajor: B is row-major (N contiguous).
 // kDirectStore: the host has checked that D is row-major, of the input's 16-bit type, 4-byte
 // aligned with an even ldd, and that beta == 0; full tiles then store straight from registers.
-template <WgmmaInput In, int TileN, int Stages, int Consumers, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
+// kThreadLoads: the producer warpgroup fills each stage with plain loads (thread_loads.cuh) instead
+// of TMA, any alignment and layout, always K-major in shared memory; the maps are not read.
+template <WgmmaInput In, int TileN, int Stages, int Consumers, bool kAMnMajor, bool kBMnMajor, bool kDirectStore,
+          bool kThreadLoads = false>
 __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads, 1)
     wgmma_tma_ws_kernel(const __grid_constant__ CUtensorMap map_a,
                         const __grid_constant__ CUtensorMap map_b, const Params p) {
@@ -165,10 +184,18 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   const int warpgroup = threadIdx.x / 128;
   const int lane = threadIdx.x % 32;
 
+  static_assert(!kThreadLoads || (!kAMnMajor && !kBMnMajor && In != WgmmaInput::tf32),
+                "thread loads store 16-bit stages K-major");
+  // setmaxnreg.dec would leave the loading threads 40 registers; the thread-load tiles (N <= 128)
+  // keep their consumers well inside the launch allocation without it.
+  constexpr bool kMovesRegisters = C::kMovesRegisters && !kThreadLoads;
   if (threadIdx.x == 0) {
-    dev::tma_prefetch_descriptor(&map_a);
-    dev::tma_prefetch_descriptor(&map_b);
-    ring.init(C::kStages, C::kConsumers * 4);  // one empty arrival per consumer warp
+    if constexpr (!kThreadLoads) {
+      dev::tma_prefetch_descriptor(&map_a);
+      dev::tma_prefetch_descriptor(&map_b);
+    }
+    // full: the producer thread's arrive.expect_tx, or each of the 128 loading threads' arrive.
+    ring.init(C::kStages, C::kConsumers * 4, kThreadLoads ? 128 : 1);  // one empty arrival per consumer warp
   }
   __syncthreads();
   // Programmatic dependent launch (common/pdl.cuh): the prologue above may overlap the previous
@@ -197,8 +224,21 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     // --- producer: one thread issues every TMA load --------------------------------------------
     // NOTES: one consumer (a narrow tile, <= 16 accumulators) needs no registers moved; and
     // setmaxnreg.inc would wait forever if the launch allocation could not cover it.
-    if constexpr (C::kMovesRegisters) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
-    if (threadIdx.x == 0) {
+    if constexpr (kMovesRegisters) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
+    if constexpr (kThreadLoads) {
+      const ThreadLoads& ld = p.loads;
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        const int s = kt % C::kStages;
+        if (kt >= C::kStages) dev::mbarrier_wait(ring.empty(s), ((kt / C::kStages) - 1) & 1);
+        const int64_t k0 = static_cast<int64_t>(kt_first + kt) * C::kTileK;
+        dev::thread_load_tile<C::kTileM>(smem_raw + (ring.a(s) - raw), ld.a, ld.lda, ld.a_k_contiguous, m0, p.m, k0, p.k,
+                                         reinterpret_cast<uintptr_t>(ld.a), ld.a_end);
+        dev::thread_load_tile<C::kTileN>(smem_raw + (ring.b(s) - raw), ld.b, ld.ldb, ld.b_k_contiguous, n0, p.n, k0, p.k,
+                                         reinterpret_cast<uintptr_t>(ld.b), ld.b_end);
+        dev::fence_proxy_async_shared();  // this thread's stores, before wgmma reads them (async proxy)
+        dev::mbarrier_arrive(ring.full(s));
+      }
+    } else if (threadIdx.x == 0) {
       // NOTES: MN-major operands arrive as 64-element column blocks. A block wholly past M (or N)
       // is not loaded at all: its stale shared memory only feeds output rows (columns) that the
       // epilogue never stores, and skipping it avoids relying on TMA's handling of a box that lies
@@ -236,7 +276,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     }
   } else {
     // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 ------------
-    if constexpr (C::kMovesRegisters) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
+    if constexpr (kMovesRegisters) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
     const int consumer = warpgroup - 1;
 
     // Descriptor strides (see wgmma.cuh). Both layouts put this warpgroup's 64 rows 8 KB in:
@@ -295,10 +335,20 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         dev::store_accumulators_row_f32_bounded(acc, slab, p.epilogue.d_row_stride, row0, n0, p.m - row0, p.n - n0);
       return;
     }
-    if constexpr (kDirectStore) {
-      if (m0 + C::kTileM <= p.m && n0 + C::kTileN <= p.n) {  // uniform across the CTA
-        dev::store_accumulators_row16<In>(acc, p.epilogue.d, p.epilogue.d_row_stride,
-                                          static_cast<int64_t>(m0) + consumer * 64, n0, p.epilogue.alpha);
+    if constexpr (In != WgmmaInput::tf32) {
+      const int64_t row0 = static_cast<int64_t>(m0) + consumer * 64;
+      // The `_ds` instance's full tiles: the measured register-store path (uniform across the CTA).
+      if (kDirectStore && m0 + C::kTileM <= p.m && n0 + C::kTileN <= p.n) {
+        dev::store_accumulators_row16<In>(acc, p.epilogue.d, p.epilogue.d_row_stride, row0, n0, p.epilogue.alpha);
+        return;
+      }
+      if (kDirectStore || p.epilogue.direct_store) {
+        // Both consumers must be done reading every stage before either overwrites one.
+        named_barrier_sync(1, 128 * C::kConsumers);
+        void* tile = smem_raw + (base - raw) + consumer * 64 * (C::kTileN + 8) * 2;
+        dev::store_accumulators_row16_staged<In, C::kTileN>(acc, tile, p.epilogue.d, p.epilogue.d_row_stride, row0, n0,
+                                                            p.m - row0, p.n - n0, p.epilogue.alpha,
+                                                            p.epilogue.d_vec, 2 + consumer);
         return;
       }
     }
@@ -378,15 +428,22 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
   }
 }
 
-template <WgmmaInput In, class V, bool kAMnMajor, bool kBMnMajor, bool kDirectStore>
+template <WgmmaInput In, class V, bool kAMnMajor, bool kBMnMajor, bool kDirectStore, bool kThreadLoads = false>
 const void* kernel_function() {
   return reinterpret_cast<const void*>(
-      &wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, V::kConsumers, kAMnMajor, kBMnMajor, kDirectStore>);
+      &wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, V::kConsumers, kAMnMajor, kBMnMajor, kDirectStore, kThreadLoads>);
 }
 
 // The instance for this input and layout, or nullptr where the variant's set does not compile it.
+// Thread loads: the narrow 128x128 and 128x64 tiles, 16-bit inputs, every layout (one instance).
 template <WgmmaInput In, class V>
-const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store) {
+const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store, bool thread_loads) {
+  if (thread_loads) {
+    if constexpr (V::kSet == InstanceSet::narrow && V::kConsumers == 2 && (V::kTileN == 128 || V::kTileN == 64) &&
+                  In != WgmmaInput::tf32)
+      return kernel_function<In, V, false, false, false, true>();
+    return nullptr;
+  }
   if constexpr (V::kSet == InstanceSet::full) {
     if constexpr (In == WgmmaInput::tf32) {
       return a_mn_major || b_mn_major ? nullptr : kernel_function<In, V, false, false, false>();
@@ -417,9 +474,10 @@ const void* find_instance(DType input, Sm90WsVariant v, bool a_mn_major, bool b_
   const void* fn = nullptr;
   visit_variant(v, [&](auto tag) {
     using V = decltype(tag);
-    fn = input == DType::tf32   ? find_instance<WgmmaInput::tf32, V>(a_mn_major, b_mn_major, direct_store)
-         : input == DType::bf16 ? find_instance<WgmmaInput::bf16, V>(a_mn_major, b_mn_major, direct_store)
-         : input == DType::f16  ? find_instance<WgmmaInput::f16, V>(a_mn_major, b_mn_major, direct_store)
+    const bool tl = v.thread_loads;
+    fn = input == DType::tf32   ? find_instance<WgmmaInput::tf32, V>(a_mn_major, b_mn_major, direct_store, tl)
+         : input == DType::bf16 ? find_instance<WgmmaInput::bf16, V>(a_mn_major, b_mn_major, direct_store, tl)
+         : input == DType::f16  ? find_instance<WgmmaInput::f16, V>(a_mn_major, b_mn_major, direct_store, tl)
                                 : nullptr;
   });
   return fn;
@@ -446,7 +504,8 @@ Sm90WsShape shape_of(DType input, Sm90WsVariant v) {
 }  // namespace
 
 std::string to_string(Sm90WsVariant v) {
-  return std::to_string(64 * v.consumers) + "x" + std::to_string(v.tile_n) + " s" + std::to_string(v.stages);
+  return std::to_string(64 * v.consumers) + "x" + std::to_string(v.tile_n) + " s" + std::to_string(v.stages) +
+         (v.thread_loads ? " thread loads" : "");
 }
 
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers) {
@@ -480,6 +539,15 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
     return Status::unsupported("m, n and k must be below 2^31 - 512 (TMA's 32-bit box coordinates)");
   const Sm90WsShape shape = shape_of(input, v);
   if (shape.tile_n == 0) return Status(StatusCode::internal, "sm90 wgmma: no " + to_string(v) + " variant is compiled");
+  if (v.thread_loads) {
+    if (find_instance(input, v, false, false, false) == nullptr)
+      return Status::unsupported("thread loads run the 128x128 and 128x64 tiles on bf16 or f16 inputs only");
+    if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0)
+      return Status(StatusCode::misaligned, "A and B must be aligned to their 2-byte elements");
+    const int64_t tiles = ((g.m + shape.tile_m - 1) / shape.tile_m) * ((g.n + shape.tile_n - 1) / shape.tile_n);
+    if (tiles > 0x7fffffff) return Status::unsupported("more than 2^31 - 1 output tiles for a 1D grid");
+    return Status::success();
+  }
   if (find_instance(input, v, g.a.layout == Layout::column, g.b.layout == Layout::row, false) == nullptr)
     return Status::unsupported("the " + to_string(v) + " tile is compiled for " +
                                (v.tile_n == 256 && v.stages == 4 ? std::string("K-major A and B (tf32)")
@@ -513,8 +581,8 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
     return Status::invalid("A, B and D (and C when beta != 0) must be non-null");
   const int tile_k = tile_k_of(input);
   const int64_t k_blocks = (g.k + tile_k - 1) / tile_k;
-  if (input == DType::tf32 && (a_mn_major || b_mn_major))
-    return Status::unsupported("tf32 wgmma needs K-major A and B (A row-major, B column-major)");
+  if (input == DType::tf32 && (a_mn_major || b_mn_major || v.thread_loads))
+    return Status::unsupported("tf32 wgmma needs K-major A and B (A row-major, B column-major), through TMA");
   if (splits < 1 || splits > 65535 || k_blocks_per_split < 1 ||
       static_cast<int64_t>(k_blocks_per_split) * (splits - 1) >= k_blocks ||
       static_cast<int64_t>(k_blocks_per_split) * splits < k_blocks || (splits > 1 && partials == nullptr))
@@ -531,16 +599,33 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   // stream of the large operand: without L2 promotion 16x8192x8192 ran 1.2-2.3% faster (two
   // passes, run 55), while 128x8192x28672's 128x256 split-K lost 1-2% and 4096^3 was level.
   const bool promote_l2 = v.consumers > 1;
-  Result<TensorMap2d> map_a =
-      a_mn_major ? make_tensor_map_2d("A", g.a.dtype, args.a, g.m, g.k, lda, mnb, kb, promote_l2)
-                 : make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, kb, tile_m, promote_l2);
-  if (!map_a.ok()) return map_a.status();
-  Result<TensorMap2d> map_b =
-      b_mn_major ? make_tensor_map_2d("B", g.b.dtype, args.b, g.n, g.k, ldb, mnb, kb, promote_l2)
-                 : make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, kb, tile_n, promote_l2);
-  if (!map_b.ok()) return map_b.status();
+  TensorMap2d tma_a{}, tma_b{};  // thread loads read neither
+  if (!v.thread_loads) {
+    Result<TensorMap2d> map_a =
+        a_mn_major ? make_tensor_map_2d("A", g.a.dtype, args.a, g.m, g.k, lda, mnb, kb, promote_l2)
+                   : make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, kb, tile_m, promote_l2);
+    if (!map_a.ok()) return map_a.status();
+    Result<TensorMap2d> map_b =
+        b_mn_major ? make_tensor_map_2d("B", g.b.dtype, args.b, g.n, g.k, ldb, mnb, kb, promote_l2)
+                   : make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, kb, tile_n, promote_l2);
+    if (!map_b.ok()) return map_b.status();
+    tma_a = map_a.value();
+    tma_b = map_b.value();
+  }
 
   Params p{};
+  p.loads.a = static_cast<const uint16_t*>(args.a);
+  p.loads.b = static_cast<const uint16_t*>(args.b);
+  p.loads.lda = lda;
+  p.loads.ldb = ldb;
+  p.loads.a_k_contiguous = !a_mn_major;
+  p.loads.b_k_contiguous = !b_mn_major;
+  // A stored matrix spans (lines - 1) * ld + length elements: lines of `length` contiguous ones.
+  auto end_of = [](const void* base, int64_t lines, int64_t length, int64_t ld) {
+    return reinterpret_cast<uintptr_t>(base) + static_cast<uintptr_t>(((lines - 1) * ld + length) * 2);
+  };
+  p.loads.a_end = a_mn_major ? end_of(args.a, g.k, g.m, lda) : end_of(args.a, g.m, g.k, lda);
+  p.loads.b_end = b_mn_major ? end_of(args.b, g.k, g.n, ldb) : end_of(args.b, g.n, g.k, ldb);
   p.m = g.m;
   p.n = g.n;
   p.k = g.k;
@@ -575,14 +660,18 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
     ep.f32_slab = g.d.layout == Layout::row && g.n % 2 == 0 && reinterpret_cast<uintptr_t>(partials) % 8 == 0;
   }
 
-  // The register-store epilogue writes 4-byte pairs of D's own 16-bit type along a row.
-  const bool direct_store = allow_direct_store && input != DType::tf32 && partials == nullptr && g.d.layout == Layout::row && g.d.dtype == input &&
-                            g.beta == 0.0f && ldd % 2 == 0 && reinterpret_cast<uintptr_t>(args.d) % 4 == 0;
-  const void* fn = find_instance(input, v, a_mn_major, b_mn_major, direct_store);
+  // The register-store epilogue writes D's own 16-bit type along a row; the `_ds` instance ({256, 4}
+  // only) assumes 4-byte pairs, every other one reads the two flags at run time.
+  ep.direct_store = allow_direct_store && input != DType::tf32 && partials == nullptr && g.d.layout == Layout::row &&
+                    g.d.dtype == input && g.beta == 0.0f;
+  const uintptr_t d_address = reinterpret_cast<uintptr_t>(args.d);
+  ep.d_vec = ldd % 8 == 0 && d_address % 16 == 0 ? 8 : ldd % 2 == 0 && d_address % 4 == 0 ? 2 : 1;
+  const bool ds_instance = ep.direct_store && ep.d_vec >= 2 && v == Sm90WsVariant{};
+  const void* fn = find_instance(input, v, a_mn_major, b_mn_major, ds_instance);
   if (fn == nullptr) return Status(StatusCode::internal, "sm90 wgmma: no kernel instance for this input and layout");
   if (Status st = allow_dynamic_smem(fn, shape.smem_bytes); !st.ok()) return st;
-  const CUtensorMap* ma = &map_a.value().map;
-  const CUtensorMap* mb = &map_b.value().map;
+  const CUtensorMap* ma = &tma_a.map;
+  const CUtensorMap* mb = &tma_b.map;
   void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), &p};
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
@@ -602,7 +691,7 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
 
 Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store, Sm90WsVariant v) {
   const int64_t k_blocks = (args.desc.k + tile_k_of(input) - 1) / tile_k_of(input);
-  return launch_impl(args, input, v, static_cast<int>(k_blocks), 1, nullptr, allow_direct_store && v == Sm90WsVariant{});
+  return launch_impl(args, input, v, static_cast<int>(k_blocks), 1, nullptr, allow_direct_store);
 }
 
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,

@@ -20,19 +20,23 @@ struct Sm90WsShape {
 // row-major, B column-major, bf16).
 // consumers = 1 halves the tile to 64 rows (narrow tiles 16 and 32 only); 4 doubles it to 256
 // (narrow tile 64 only).
+// thread_loads: the `_ldg` kernels ({128, max} and {64, max}, 16-bit inputs): the producer
+// warpgroup loads A and B with plain loads, so any alignment and layout runs without a copy.
 struct Sm90WsVariant {
   int tile_n = 256;
   int stages = 4;
   int consumers = 2;
+  bool thread_loads = false;
   friend bool operator==(const Sm90WsVariant&, const Sm90WsVariant&) = default;
 };
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers = 2);
 std::string to_string(Sm90WsVariant v);
 
 Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v = {});
-// allow_direct_store: full tiles of a row-major, 16-bit (input type) D with beta == 0 are stored
-// straight from registers (the `_ds` kernels, {256, 4} only); otherwise the smem-staged epilogue runs.
-Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store = false,
+// allow_direct_store: a row-major, 16-bit (input type) D with beta == 0 is stored straight from
+// registers, edge tiles bounded (the `_ds` kernel is {256, 4}'s); otherwise, and with false (the
+// plain `_ws` kernel, kept to measure the staged epilogue against), the smem-staged epilogue runs.
+Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store = true,
                             Sm90WsVariant v = {});
 // Split-K's first pass (split_k.cu runs it, then the reduce): gridDim.z = splits, split z multiplies
 // k-blocks [z*k_blocks_per_split, (z+1)*k_blocks_per_split) (the last one clipped to K) and stores
