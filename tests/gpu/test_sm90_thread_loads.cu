@@ -75,7 +75,7 @@ INSTANTIATE_TEST_SUITE_P(Small, Sm90ThreadLoads,
                                             ::testing::Range(0, static_cast<int>(std::size(kCounts)))),
                          case_name);
 
-// gemm() takes thread loads for misaligned problems of one round and <= 2 k-blocks a CTA (run 79:
+// gemm() takes thread loads for misaligned problems of one round and <= 2 k-blocks a CTA (run 80:
 // they won all 12 such shapes of the random suite), and the copies + TMA otherwise.
 TEST(Sm90ThreadLoadsHost, GemmTakesThemForOneRoundOfShortK) {
   if (current_sm_count() != 132) GTEST_SKIP() << "the plans are for 132 SMs";

@@ -211,7 +211,7 @@ KernelEntry planned_repack_entry(std::string_view name) {
 // problem's whole GPU time. But the loads sustain ~10 GB/s a SM against TMA's ~90, so gemm() takes
 // it only for one round of CTAs, unsplit, with at most kThreadLoadKBlocks k-blocks each
 // (gate_thread_loads).
-// NOTES: run 79, against the best repack path: it won all 12 misaligned random-suite shapes of 1-2
+// NOTES: run 80, against the best repack path: it won all 12 misaligned random-suite shapes of 1-2
 // k-blocks a CTA in one round (e.g. 78x1096x28 7.0 against 12.3 us, cuBLAS 8.4; 87x6819x47 9.2
 // against 10.8) and lost 2413x3901x39 (9 rounds: 32.1 against 23.7), 1000x1000x1001 (16 k-blocks:
 // 40.4 against 14.0) and 333x777x4099 (45.5 against 28.5). With 4-10 k-blocks it went both ways

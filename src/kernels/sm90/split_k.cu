@@ -123,7 +123,7 @@ double tile_efficiency(Sm90WsVariant v) { return v.tile_n >= 256 ? 0.68 : v.tile
 
 constexpr double kSmL2Bytes = 90e9;     // what one SM's TMA loads sustain from L2 (s4 points, run 13)
 // What the producer's thread loads sustain a SM with every SM loading: 1000x1000x1001's 128 CTAs
-// ran 16 k-blocks of 24 KB in ~38 of its 40.4 us (run 79), ~10 GB/s; one CTA alone runs ~4x that.
+// ran 16 k-blocks of 24 KB in ~38 of its 40.4 us (run 80), ~10 GB/s.
 constexpr double kSmThreadLoadBytes = 10e9;
 // The three rates below are fitted, not measured directly:
 // - L2: a 128x64 tile x 128 CTAs re-reading a 7 MB A panel at 128x8192x28672 moved 1.41 GB in
