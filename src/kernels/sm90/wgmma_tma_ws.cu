@@ -131,6 +131,9 @@ struct Epilogue {
   // aligned; 2: ldd even, D 4-byte aligned; else 1), edge tiles bounded.
   bool direct_store;
   int32_t d_vec;
+  // The staged epilogue with a row-major D: 4 consecutive elements go out as one 16-byte (f32) or
+  // 8-byte (16-bit) store where ldd % 4 == 0 and D is aligned to 4 elements (not for split slabs).
+  bool d_quads;
 };
 
 // Thread loads (the `_ldg` variants): A and B are read with 2-byte loads, any alignment and layout.
@@ -155,6 +158,45 @@ struct Params {
 // --- epilogue helpers ------------------------------------------------------------------------
 using dev::load_epilogue;
 using dev::store_epilogue;
+
+// Row-major D (and C, when beta != 0) from the staged f32 block: consecutive threads take
+// consecutive 4-element quads of a row, so a warp writes 512 (f32) or 256 contiguous bytes.
+// NOTES: the per-element loop below it (kept for a column-major D or C) issues ~45K instructions a
+// 128x256 tile, a 2-byte or 4-byte store each (run 3's ncu at 4096^3); every D that is not the
+// cluster kernel's (f32 D, beta != 0, another layout) paid that with one CTA per SM. Run 82, 4096^3
+// bf16: beta = 1 434 -> 280 us (cuBLAS 210-216), an f32 D 253 -> 235 us (cuBLAS 214-222).
+template <int kTileN, int kPitch>
+__device__ __forceinline__ void store_staged_rows(const float* staged, void* d, const Epilogue& ep, int64_t row_base,
+                                                  int64_t n0, int rows, int cols) {
+  constexpr int kQuads = kTileN / 4;
+  const int t = threadIdx.x % 128;
+  for (int i = t; i < 64 * kQuads; i += 128) {
+    const int r = i / kQuads, c = 4 * (i % kQuads);
+    if (r >= rows || c >= cols) continue;
+    const float4 s = *reinterpret_cast<const float4*>(&staged[r * kPitch + c]);
+    float v[4] = {ep.alpha * s.x, ep.alpha * s.y, ep.alpha * s.z, ep.alpha * s.w};
+    const int64_t gr = row_base + r, gc = n0 + c;
+    const int nv = min(4, cols - c);
+    if (ep.beta != 0.0f)
+      for (int e = 0; e < nv; ++e) v[e] += ep.beta * load_epilogue(ep.c, gr * ep.c_row_stride + gc + e, ep.c_dtype);
+    const int64_t at = gr * ep.d_row_stride + gc;
+    if (nv == 4 && ep.d_quads) {
+      if (ep.d_dtype == DType::f32) {
+        *reinterpret_cast<float4*>(static_cast<float*>(d) + at) = make_float4(v[0], v[1], v[2], v[3]);
+      } else if (ep.d_dtype == DType::bf16) {
+        const __nv_bfloat162 lo = __floats2bfloat162_rn(v[0], v[1]), hi = __floats2bfloat162_rn(v[2], v[3]);
+        *reinterpret_cast<uint2*>(static_cast<__nv_bfloat16*>(d) + at) =
+            make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
+      } else {
+        const __half2 lo = __floats2half2_rn(v[0], v[1]), hi = __floats2half2_rn(v[2], v[3]);
+        *reinterpret_cast<uint2*>(static_cast<__half*>(d) + at) =
+            make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
+      }
+    } else {
+      for (int e = 0; e < nv; ++e) store_epilogue(d, at + e, ep.d_dtype, v[e]);
+    }
+  }
+}
 
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
@@ -382,6 +424,10 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     const bool d_row_major = ep.d_col_stride == 1;
     const int t = threadIdx.x % 128;
     void* const d = static_cast<char*>(ep.d) + blockIdx.z * ep.d_split_bytes;
+    if (d_row_major && (ep.beta == 0.0f || ep.c_col_stride == 1)) {
+      store_staged_rows<C::kTileN, C::kEpiloguePitch>(staged, d, ep, row_base, n0, rows, cols);
+      return;
+    }
     for (int i = t; i < 64 * C::kTileN; i += 128) {
       // Consecutive threads walk D's contiguous dimension.
       const int r = d_row_major ? i / C::kTileN : i % 64;
@@ -667,6 +713,7 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   const uintptr_t d_address = reinterpret_cast<uintptr_t>(args.d);
   ep.d_vec = ldd % 8 == 0 && d_address % 16 == 0 ? 8 : ldd % 2 == 0 && d_address % 4 == 0 ? 2 : 1;
   const bool ds_instance = ep.direct_store && ep.d_vec >= 2 && v == Sm90WsVariant{};
+  ep.d_quads = partials == nullptr && ldd % 4 == 0 && d_address % (4 * dtype_bytes(g.d.dtype)) == 0;
   const void* fn = find_instance(input, v, a_mn_major, b_mn_major, ds_instance);
   if (fn == nullptr) return Status(StatusCode::internal, "sm90 wgmma: no kernel instance for this input and layout");
   if (Status st = allow_dynamic_smem(fn, shape.smem_bytes); !st.ok()) return st;
