@@ -136,7 +136,8 @@ struct Epilogue {
   bool d_quads;
 };
 
-// Thread loads (the `_ldg` variants): A and B are read with 2-byte loads, any alignment and layout.
+// Thread loads (the `_ldg` variants): A and B read by the producer warpgroup itself (aligned 16-byte
+// words shifted into place, element by element at the matrix's edges), any alignment and layout.
 struct ThreadLoads {
   const uint16_t* a;
   const uint16_t* b;
@@ -263,7 +264,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   const int k_tiles = min(p.k_blocks_per_split, k_blocks - kt_first);
 
   if (warpgroup == 0) {
-    // --- producer: one thread issues every TMA load --------------------------------------------
+    // --- producer: one thread issues every TMA load (or, thread loads, all 128 threads load) -----
     // NOTES: one consumer (a narrow tile, <= 16 accumulators) needs no registers moved; and
     // setmaxnreg.inc would wait forever if the launch allocation could not cover it.
     if constexpr (kMovesRegisters) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
