@@ -94,12 +94,19 @@ struct Advice {
 
 // A plain, stated time model: wave-quantized padded FLOPs over the family's peak, against the
 // bytes over bandwidth limited by how many SMs issue loads; the larger binds.
+// NOTES: fitted with the split-K planner's rates (split_k.cu, runs 13-14): a kernel's fill, drain
+// and the gap before it on the timeline, charged once per launch a plan makes. Without it a tiny
+// problem's prediction was its bytes over bandwidth: 78x1096x28 predicted 2.6 us where every path
+// measured 7-12 us (run 80).
+inline constexpr double kKernelLaunchUs = 2.0;
+
 struct TimeModel {
   double compute_us = 0, memory_us = 0;
   double epilogue_us = 0;  // epilogues a non-persistent grid exposes, one per wave
-  double combine_us = 0;   // split-K's reduction pass
-  double copy_us = 0;      // the repack copies, when the plan needs them
-  double extra_us = 0;     // epilogue + combine + copy
+  double launch_us = 0;    // the GEMM kernel's launch: fill, drain and the gap before it
+  double combine_us = 0;   // split-K's reduction pass, its launch included
+  double copy_us = 0;      // the repack copies, when the plan needs them, their launch included
+  double extra_us = 0;     // launch + epilogue + combine + copy
   double total_us = 0;     // max(compute, memory) + 0.15 * min(compute, memory) + extra
 };
 TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConfig& t,

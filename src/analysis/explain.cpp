@@ -43,9 +43,9 @@ Result<ShapeReport> explain(const GemmDesc& g, const DeviceProfile& d, const Til
   r.waves = wave_model(g, d, t, r.occupancy.ctas_per_sm);
   r.predicted = predict_time(g, d, t, r.occupancy.ctas_per_sm, peak);
   if (r.alignment.needs_repack && t.family == MmaFamily::wgmma) {
-    r.predicted.copy_us = r.alignment.repack_us;
-    r.predicted.extra_us += r.alignment.repack_us;
-    r.predicted.total_us += r.alignment.repack_us;
+    r.predicted.copy_us = r.alignment.repack_us + kKernelLaunchUs;  // the copy kernel is a launch of its own
+    r.predicted.extra_us += r.predicted.copy_us;
+    r.predicted.total_us += r.predicted.copy_us;
   }
   r.advice = advise(r);
   return r;

@@ -90,12 +90,13 @@ TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConf
                              static_cast<double>(t.tile_n) * dtype_bytes(g.b.dtype));
   tm.memory_us = std::max(tm.memory_us, tile_loads / (bw * kL2OverDram * bw_share) * 1e6);
   // The combine pass reads every partial and writes D, on the whole device.
-  if (split_k > 1) tm.combine_us = (partials + cd) / bw * 1e6 + 2.0;  // + one launch
+  if (split_k > 1) tm.combine_us = (partials + cd) / bw * 1e6 + kKernelLaunchUs;
   // A non-persistent grid exposes each wave's epilogue (the tile leaving at the SM's share of
   // bandwidth) once per wave.
   const double tile_out = static_cast<double>(t.tile_m) * t.tile_n * dtype_bytes(g.d.dtype) * ctas_per_sm;
   tm.epilogue_us = static_cast<double>(waves) * tile_out / (bw / d.sm_count) * 1e6;
-  tm.extra_us = tm.epilogue_us + tm.combine_us;
+  tm.launch_us = kKernelLaunchUs;
+  tm.extra_us = tm.launch_us + tm.epilogue_us + tm.combine_us;
   tm.total_us = overlapped_us(tm.compute_us, tm.memory_us) + tm.extra_us;
   return tm;
 }

@@ -94,9 +94,9 @@ std::string explain_text(const ShapeReport& r) {
   const KernelResources k{t.threads, t.regs_per_thread, 0, estimated_smem_bytes(t, g.a.dtype)};
   s += occupancy_text(r.occupancy, r.device, k);
 
-  out(s, "\nPredicted: %.2f us (compute %.2f, memory %.2f; then exposed epilogues %.2f, split-K combine %.2f, repack %.2f) = %.0f TFLOP/s, %.0f%% of floor\n",
-      r.predicted.total_us, r.predicted.compute_us, r.predicted.memory_us, r.predicted.epilogue_us,
-      r.predicted.combine_us, r.predicted.copy_us,
+  out(s, "\nPredicted: %.2f us (compute %.2f, memory %.2f; then launch %.2f, exposed epilogues %.2f, split-K combine %.2f, repack %.2f) = %.0f TFLOP/s, %.0f%% of floor\n",
+      r.predicted.total_us, r.predicted.compute_us, r.predicted.memory_us, r.predicted.launch_us,
+      r.predicted.epilogue_us, r.predicted.combine_us, r.predicted.copy_us,
       f.flops / (r.predicted.total_us * 1e-6) / 1e12, 100.0 * f.floor_us / r.predicted.total_us);
   out(s, "\nAdvice%s\n", r.advice.empty() ? ": none of split-K, stream-K, persistent, another tile or swap A/B beats the current plan" : " (best first; gain = predicted time now / with it)");
   for (const Advice& ad : r.advice)
