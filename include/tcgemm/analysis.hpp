@@ -96,8 +96,8 @@ struct Advice {
 // bytes over bandwidth limited by how many SMs issue loads; the larger binds.
 // NOTES: fitted with the split-K planner's rates (split_k.cu, runs 13-14): a kernel's fill, drain
 // and the gap before it on the timeline, charged once per launch a plan makes. Without it a tiny
-// problem's prediction was its bytes over bandwidth: 78x1096x28 predicted 2.6 us where every path
-// measured 7-12 us (run 80).
+// problem's prediction was its bytes over bandwidth: 78x1096x28 predicted 2.6 us where its four
+// paths measured 7.0-12.8 us (run 80).
 inline constexpr double kKernelLaunchUs = 2.0;
 
 struct TimeModel {

@@ -888,6 +888,19 @@ double time_ms(F&& launch) {
   return ms[ms.size() / 2];
 }
 
+// Host time per call of `call`: kCalls enqueued back to back with no wait (well inside the launch
+// queue at 2-3 launches a call), then one synchronize outside the clock. -1 when a call fails.
+template <class F>
+double host_us_per_call(F&& call) {
+  constexpr int kCalls = 200;
+  const auto h0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < kCalls; ++i)
+    if (!call()) return -1;
+  const auto h1 = std::chrono::steady_clock::now();
+  if (cudaDeviceSynchronize() != cudaSuccess) return -1;
+  return std::chrono::duration<double, std::micro>(h1 - h0).count() / kCalls;
+}
+
 struct BenchSets {
   std::vector<void*> a, b;
   void* d = nullptr;
@@ -1022,15 +1035,8 @@ TEST(Sm90CliffsBench, SmallRepackParts) {
       ++it;
     };
     const double whole_ms = time_ms([&] { next(); return k->launch(args).ok(); });
-    constexpr int kCalls = 200;  // x 2-3 launches: well inside the launch queue
-    const auto h0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < kCalls; ++i) {
-      next();
-      ASSERT_TRUE(k->launch(args).ok());
-    }
-    const auto h1 = std::chrono::steady_clock::now();
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    const double host_us = std::chrono::duration<double, std::micro>(h1 - h0).count() / kCalls;
+    const double host_us = host_us_per_call([&] { next(); return k->launch(args).ok(); });
+    ASSERT_GT(host_us, 0);
     // The same through the public call: validation, the (cached) choice, the library's workspace.
     const double api_ms = time_ms([&] { next(); return gemm(g, args.a, args.b, nullptr, args.d).ok(); });
     size_t used = 0;
@@ -1069,11 +1075,8 @@ TEST(Sm90CliffsBench, SmallHostAndGpu) {
   ASSERT_EQ(cudaEventCreate(&e1), cudaSuccess);
   auto parts = [&](const char* who, const std::string& shape, auto&& call) {
     const double whole_ms = time_ms(call);
-    constexpr int kCalls = 200;
-    const auto h0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < kCalls; ++i) ASSERT_TRUE(call());
-    const auto h1 = std::chrono::steady_clock::now();
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const double host_us = host_us_per_call(call);
+    ASSERT_GT(host_us, 0);
     std::vector<float> alone;
     for (int i = 0; i < 50; ++i) {
       (void)cudaEventRecord(e0);
@@ -1086,8 +1089,7 @@ TEST(Sm90CliffsBench, SmallHostAndGpu) {
     }
     std::sort(alone.begin(), alone.end());
     std::printf("[bench] %-14s %-16s back-to-back %6.2f us  host enqueue %5.2f us a call  alone %6.2f us\n", who,
-                shape.c_str(), 1e3 * whole_ms,
-                std::chrono::duration<double, std::micro>(h1 - h0).count() / kCalls, 1e3 * alone[alone.size() / 2]);
+                shape.c_str(), 1e3 * whole_ms, host_us, 1e3 * alone[alone.size() / 2]);
   };
   parts("empty kernel", "-", [] {
     empty_kernel<<<1, 32>>>();

@@ -41,8 +41,8 @@ __device__ __forceinline__ void shift_words(const uint4 (&w)[kChunks + 1], uint3
 // NOTES: run 77 loaded every element with its own 2-byte load, run 78 each 8-element chunk as two
 // 16-byte loads shifted by a run-time amount; both ran 1000x1000x1001 in ~95-103 us against 14 us
 // through the copies and TMA. Under ncu (run 79) memory moved 42 GB/s: the four producer warps,
-// one a scheduler, issued ~600 dependent instructions a stage (divisions by a run-time line length,
-// 64-bit address math, select chains), ~30 cycles each. Here the shift is a compile-time case of
+// one a scheduler, issued ~600 instructions a stage each (divisions by a run-time line length,
+// 64-bit address math, select chains) at ~30 cycles between a warp's issues. Here the shift is a compile-time case of
 // the line's alignment and the chunks of a line share their words: 40.4 us (run 80), still ~10 GB/s
 // a SM, so gemm() keeps this path to problems of a few k-blocks (register_sm90.cu).
 template <bool kKContig, int kRows>

@@ -586,13 +586,13 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
     return Status::unsupported("m, n and k must be below 2^31 - 512 (TMA's 32-bit box coordinates)");
   const Sm90WsShape shape = shape_of(input, v);
   if (shape.tile_n == 0) return Status(StatusCode::internal, "sm90 wgmma: no " + to_string(v) + " variant is compiled");
+  const int64_t tiles = ((g.m + shape.tile_m - 1) / shape.tile_m) * ((g.n + shape.tile_n - 1) / shape.tile_n);
+  if (tiles > 0x7fffffff) return Status::unsupported("more than 2^31 - 1 output tiles for a 1D grid");
   if (v.thread_loads) {
     if (find_instance(input, v, false, false, false) == nullptr)
       return Status::unsupported("thread loads run the 128x128 and 128x64 tiles on bf16 or f16 inputs only");
     if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0)
       return Status(StatusCode::misaligned, "A and B must be aligned to their 2-byte elements");
-    const int64_t tiles = ((g.m + shape.tile_m - 1) / shape.tile_m) * ((g.n + shape.tile_n - 1) / shape.tile_n);
-    if (tiles > 0x7fffffff) return Status::unsupported("more than 2^31 - 1 output tiles for a 1D grid");
     return Status::success();
   }
   if (find_instance(input, v, g.a.layout == Layout::column, g.b.layout == Layout::row, false) == nullptr)
@@ -601,8 +601,6 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
                                 : shape.stages == sm90_wgmma_ws_narrow_variant(v.tile_n, v.consumers).stages
                                     ? std::string("a column-major (K-major) B only")
                                     : std::string("bf16 with A row-major and B column-major only")));
-  const int64_t tiles = ((g.m + shape.tile_m - 1) / shape.tile_m) * ((g.n + shape.tile_n - 1) / shape.tile_n);
-  if (tiles > 0x7fffffff) return Status::unsupported("more than 2^31 - 1 output tiles for a 1D grid");
   if (Status s = check_tma_operand("A", g.a.dtype, g.a.pointer_alignment, effective_ld(g.a, extent_a(g))); !s.ok())
     return s;
   if (Status s = check_tma_operand("B", g.b.dtype, g.b.pointer_alignment, effective_ld(g.b, extent_b(g))); !s.ok())
