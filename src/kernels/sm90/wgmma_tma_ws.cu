@@ -134,6 +134,8 @@ struct Epilogue {
   // The staged epilogue with a row-major D: 4 consecutive elements go out as one 16-byte (f32) or
   // 8-byte (16-bit) store where ldd % 4 == 0 and D is aligned to 4 elements (not for split slabs).
   bool d_quads;
+  // The same for C (beta != 0): ldc % 4 == 0 and C aligned to 4 elements.
+  bool c_quads;
 };
 
 // Thread loads (the `_ldg` variants): A and B read by the producer warpgroup itself (aligned 16-byte
@@ -160,6 +162,28 @@ struct Params {
 using dev::load_epilogue;
 using dev::store_epilogue;
 
+// Four elements of C at (row, col..col+3), zeros past `nv`; one 16-byte (f32) or 8-byte load where
+// c_quads (ldc % 4 == 0, C aligned to 4 elements) and the quad is whole.
+__device__ __forceinline__ void load_c_quad(const Epilogue& ep, int64_t at, int nv, float (&c)[4]) {
+  if (nv == 4 && ep.c_quads) {
+    if (ep.c_dtype == DType::f32) {
+      const float4 x = *reinterpret_cast<const float4*>(static_cast<const float*>(ep.c) + at);
+      c[0] = x.x, c[1] = x.y, c[2] = x.z, c[3] = x.w;
+    } else {
+      const uint2 x = *reinterpret_cast<const uint2*>(static_cast<const uint16_t*>(ep.c) + at);
+      const uint32_t w[2] = {x.x, x.y};
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const uint16_t h = static_cast<uint16_t>(w[e / 2] >> (16 * (e % 2)));
+        c[e] = ep.c_dtype == DType::bf16 ? __bfloat162float(__ushort_as_bfloat16(h)) : __half2float(__ushort_as_half(h));
+      }
+    }
+    return;
+  }
+#pragma unroll
+  for (int e = 0; e < 4; ++e) c[e] = e < nv ? load_epilogue(ep.c, at + e, ep.c_dtype) : 0.0f;
+}
+
 // Row-major D (and C, when beta != 0) from the staged f32 block: consecutive threads take
 // consecutive 4-element quads of a row, so a warp writes 512 (f32) or 256 contiguous bytes.
 // NOTES: the per-element loop below it (kept for a column-major D or C) issues ~45K instructions a
@@ -170,31 +194,51 @@ template <int kTileN, int kPitch>
 __device__ __forceinline__ void store_staged_rows(const float* staged, void* d, const Epilogue& ep, int64_t row_base,
                                                   int64_t n0, int rows, int cols) {
   constexpr int kQuads = kTileN / 4;
+  constexpr int kIters = 64 * kQuads / 128;  // a thread's quads
+  // NOTES: C's loads go out kBatch quads at a time before any is used. Run 82 (one quad, one load
+  // at a time) had beta = 1 at 280 us at 4096^3 against 235 with an f32 D and no C; the suspected
+  // cause is each quad waiting out its C load's latency. Not yet measured on the device.
+  constexpr int kBatch = kIters < 8 ? kIters : 8;
+  static_assert(kIters % kBatch == 0, "whole batches a thread");
   const int t = threadIdx.x % 128;
-  for (int i = t; i < 64 * kQuads; i += 128) {
-    const int r = i / kQuads, c = 4 * (i % kQuads);
-    if (r >= rows || c >= cols) continue;
-    const float4 s = *reinterpret_cast<const float4*>(&staged[r * kPitch + c]);
-    float v[4] = {ep.alpha * s.x, ep.alpha * s.y, ep.alpha * s.z, ep.alpha * s.w};
-    const int64_t gr = row_base + r, gc = n0 + c;
-    const int nv = min(4, cols - c);
-    if (ep.beta != 0.0f)
-      for (int e = 0; e < nv; ++e) v[e] += ep.beta * load_epilogue(ep.c, gr * ep.c_row_stride + gc + e, ep.c_dtype);
-    const int64_t at = gr * ep.d_row_stride + gc;
-    if (nv == 4 && ep.d_quads) {
-      if (ep.d_dtype == DType::f32) {
-        *reinterpret_cast<float4*>(static_cast<float*>(d) + at) = make_float4(v[0], v[1], v[2], v[3]);
-      } else if (ep.d_dtype == DType::bf16) {
-        const __nv_bfloat162 lo = __floats2bfloat162_rn(v[0], v[1]), hi = __floats2bfloat162_rn(v[2], v[3]);
-        *reinterpret_cast<uint2*>(static_cast<__nv_bfloat16*>(d) + at) =
-            make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
-      } else {
-        const __half2 lo = __floats2half2_rn(v[0], v[1]), hi = __floats2half2_rn(v[2], v[3]);
-        *reinterpret_cast<uint2*>(static_cast<__half*>(d) + at) =
-            make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
+#pragma unroll 1
+  for (int b0 = 0; b0 < kIters; b0 += kBatch) {
+    float cv[kBatch][4];
+    if (ep.beta != 0.0f) {
+#pragma unroll
+      for (int j = 0; j < kBatch; ++j) {
+        const int i = t + 128 * (b0 + j);
+        const int r = i / kQuads, c = 4 * (i % kQuads);
+        const int nv = r < rows && c < cols ? min(4, cols - c) : 0;
+        load_c_quad(ep, (row_base + r) * ep.c_row_stride + n0 + c, nv, cv[j]);
       }
-    } else {
-      for (int e = 0; e < nv; ++e) store_epilogue(d, at + e, ep.d_dtype, v[e]);
+    }
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) {
+      const int i = t + 128 * (b0 + j);
+      const int r = i / kQuads, c = 4 * (i % kQuads);
+      if (r >= rows || c >= cols) continue;
+      const float4 s = *reinterpret_cast<const float4*>(&staged[r * kPitch + c]);
+      float v[4] = {ep.alpha * s.x, ep.alpha * s.y, ep.alpha * s.z, ep.alpha * s.w};
+      const int nv = min(4, cols - c);
+      if (ep.beta != 0.0f)
+        for (int e = 0; e < 4; ++e) v[e] += ep.beta * cv[j][e];
+      const int64_t at = (row_base + r) * ep.d_row_stride + n0 + c;
+      if (nv == 4 && ep.d_quads) {
+        if (ep.d_dtype == DType::f32) {
+          *reinterpret_cast<float4*>(static_cast<float*>(d) + at) = make_float4(v[0], v[1], v[2], v[3]);
+        } else if (ep.d_dtype == DType::bf16) {
+          const __nv_bfloat162 lo = __floats2bfloat162_rn(v[0], v[1]), hi = __floats2bfloat162_rn(v[2], v[3]);
+          *reinterpret_cast<uint2*>(static_cast<__nv_bfloat16*>(d) + at) =
+              make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
+        } else {
+          const __half2 lo = __floats2half2_rn(v[0], v[1]), hi = __floats2half2_rn(v[2], v[3]);
+          *reinterpret_cast<uint2*>(static_cast<__half*>(d) + at) =
+              make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
+        }
+      } else {
+        for (int e = 0; e < nv; ++e) store_epilogue(d, at + e, ep.d_dtype, v[e]);
+      }
     }
   }
 }
@@ -713,6 +757,8 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   ep.d_vec = ldd % 8 == 0 && d_address % 16 == 0 ? 8 : ldd % 2 == 0 && d_address % 4 == 0 ? 2 : 1;
   const bool ds_instance = ep.direct_store && ep.d_vec >= 2 && v == Sm90WsVariant{};
   ep.d_quads = partials == nullptr && ldd % 4 == 0 && d_address % (4 * dtype_bytes(g.d.dtype)) == 0;
+  ep.c_quads = partials == nullptr && g.beta != 0.0f && ldc % 4 == 0 &&
+               reinterpret_cast<uintptr_t>(args.c) % (4 * dtype_bytes(g.c.dtype)) == 0;
   const void* fn = find_instance(input, v, a_mn_major, b_mn_major, ds_instance);
   if (fn == nullptr) return Status(StatusCode::internal, "sm90 wgmma: no kernel instance for this input and layout");
   if (Status st = allow_dynamic_smem(fn, shape.smem_bytes); !st.ok()) return st;
