@@ -154,7 +154,10 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
                   {MmaFamily::wgmma, 128, 64, tk, 9, 384, 168, 0}};
     // The cluster kernel's 192x192 tile (three consumer warpgroups), where gemm() runs it: the
     // same rule (analysis/path_rules.hpp), priced by the same model as every other tile.
-    if (square_tile_wins(g.m, g.n, r.device.sm_count) && g.beta == 0.0f && g.d.layout == Layout::row)
+    // Its epilogue stores D row-major in the input type and TMA-loads C as D's own boxes.
+    const bool c_as_d = g.beta == 0.0f || (g.c.layout == Layout::row && g.c.dtype == g.d.dtype);
+    if (square_tile_wins(g.m, g.n, r.device.sm_count) && c_as_d && g.d.layout == Layout::row &&
+        g.d.dtype == g.a.dtype)
       candidates.push_back({MmaFamily::wgmma, 192, 192, tk, 4, 512, 128, 0});
   } else {
     candidates = {base, {base.family, 128, 64, base.tile_k, base.stages, 128, base.regs_per_thread, 0},

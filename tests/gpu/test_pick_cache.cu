@@ -20,7 +20,8 @@ std::string pick(const GemmDesc& g) {
 TEST(PickCacheHost, FieldsThatChangeTheAnswerChangeIt) {
   GemmDesc aligned = tn_problem(DType::bf16, {4096, 4096, 4096});
   GemmDesc with_c = aligned;
-  with_c.beta = 1.0f;  // the cluster kernel takes beta == 0 only
+  with_c.beta = 1.0f;  // a column-major C: the cluster kernel loads C row-major only
+  with_c.c.layout = Layout::column;
   GemmDesc misaligned = aligned;
   misaligned.a.pointer_alignment = 2;  // A breaks TMA's 16-byte rule: the repack path
   GemmDesc small_m = tn_problem(DType::bf16, {16, 4096, 4096});

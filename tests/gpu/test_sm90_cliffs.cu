@@ -613,8 +613,15 @@ TEST(Sm90PcRepackHost, RefusesAlignedAndOtherLayouts) {
     EXPECT_EQ(pick_kernel(g).value(), "sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack");
     g.m = g.n = g.k = 4097;
   }
-  g.beta = 1.0f;
+  g.beta = 1.0f;  // C (ldc 4097) breaks TMA's rule too; the kernel loads C by TMA
+  EXPECT_EQ(k->supports(g).code(), StatusCode::misaligned);
+  EXPECT_NE(k->supports(g).message().find("C: ldc*2 bytes = 8194"), std::string::npos) << k->supports(g).message();
+  g.c.ld = 4104;
+  EXPECT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+  g.c.layout = Layout::column;
   EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported);
+  g.c.layout = Layout::row;
+  g.c.ld = 0;
   g.beta = 0.0f;
   g.b.layout = Layout::row;
   EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported);

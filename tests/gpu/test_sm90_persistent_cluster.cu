@@ -448,9 +448,22 @@ TEST(Sm90PersistentClusterHost, RefusesWhatTheEpilogueOrTmaCannotDo) {
   f32_d.d.dtype = DType::f32;
   f32_d.c.dtype = DType::f32;
   expect(f32_d, StatusCode::unsupported, "in the input type");
+  // beta != 0: C is TMA-loaded into D's boxes, so it must be D's type, row-major, TMA-aligned.
   GemmDesc beta = ok;
   beta.beta = 0.5f;
-  expect(beta, StatusCode::unsupported, "beta must be 0");
+  ASSERT_TRUE(k->supports(beta).ok()) << k->supports(beta).message();
+  GemmDesc col_c = beta;
+  col_c.c.layout = Layout::column;
+  expect(col_c, StatusCode::unsupported, "reads C row-major in D's type");
+  GemmDesc f32_c = beta;
+  f32_c.c.dtype = DType::f32;
+  expect(f32_c, StatusCode::unsupported, "reads C row-major in D's type");
+  GemmDesc odd_ldc = beta;
+  odd_ldc.c.ld = 260;
+  expect(odd_ldc, StatusCode::misaligned, "C: ldc*2 bytes = 520 is not a multiple of 16");
+  GemmDesc misaligned_c = beta;
+  misaligned_c.c.pointer_alignment = 4;
+  expect(misaligned_c, StatusCode::misaligned, "C: base pointer is only 4-byte aligned");
   GemmDesc odd_ldd = ok;
   odd_ldd.d.ld = 260;  // 520 bytes
   expect(odd_ldd, StatusCode::misaligned, "D: ldd*2 bytes = 520 is not a multiple of 16");
@@ -495,7 +508,10 @@ TEST(Sm90PersistentClusterHost, Tf32RefusesWhatTheEpilogueOrTmaCannotDo) {
     expect(col_d, StatusCode::unsupported, "row-major");
     GemmDesc beta = ok;
     beta.beta = 0.5f;
-    expect(beta, StatusCode::unsupported, "beta must be 0");
+    ASSERT_TRUE(k->supports(beta).ok()) << k->supports(beta).message();
+    GemmDesc bf16_c = beta;
+    bf16_c.c.dtype = DType::bf16;
+    expect(bf16_c, StatusCode::unsupported, "reads C row-major in D's type (f32)");
     GemmDesc odd_ldd = ok;
     odd_ldd.d.ld = 258;  // 1032 bytes
     expect(odd_ldd, StatusCode::misaligned, "D: ldd*4 bytes = 1032 is not a multiple of 16");

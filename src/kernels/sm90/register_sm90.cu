@@ -301,8 +301,8 @@ KernelEntry swap_wide_entry(std::string_view name) {
 }
 
 // wgmma_ws_persistent_cluster.cu: persistent grid of 2-CTA clusters (B multicast), the ring of
-// stages running across tiles, TMA-store epilogue; TN with a row-major 16-bit D and beta == 0
-// only. kMaxClusters caps the grid (0: every cluster that fits; 64: 128 CTAs, the reference's
+// stages running across tiles, TMA-store epilogue (C TMA-loaded into the same boxes where beta
+// != 0); TN with a row-major D of the input type (C likewise). kMaxClusters caps the grid (0: every cluster that fits; 64: 128 CTAs, the reference's
 // choice, which at the peak shapes needs no more tile rounds than 66 clusters). kTile: the CTA tile.
 template <DType In, int kStages, int kMaxClusters = 0, PcTile kTile = PcTile::m128n256>
 KernelEntry pc_entry(std::string_view name) {
@@ -321,6 +321,17 @@ KernelEntry pc_entry(std::string_view name) {
   // tf32 likewise: 1.00x/1.04x cuBLAS tf32 at 4096^3/8192^3 against the plain kernel's
   // 0.95x/0.97x (two passes each, bench/NOTES.md).
   e.preference = (kStages == 3 && kMaxClusters == 0 && kTile == PcTile::m128n256) ? 2 : 0;
+  return e;
+}
+
+// The 3-stage 128x256 cluster kernel storing an f32 D (and reading an f32 C) from bf16/f16
+// inputs: gemm()'s pick there (preference 2, as the 16-bit-D entry), where the plain ws kernel's
+// staged epilogue ran 0.92x cuBLAS at 4096^3 (bench/NOTES.md, "beta and an f32 D on the cluster kernel").
+template <DType In>
+KernelEntry pc_f32d_entry(std::string_view name) {
+  KernelEntry e = pc_entry<In, 3>(name);
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pc_supports(g, In, PcDStore::tma, true); };
+  e.function = [] { return sm90_wgmma_ws_pc_f32d_function(In); };
   return e;
 }
 
@@ -507,6 +518,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_entry<DType::bf16, 4>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 3>("sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4>("sm90_wgmma_f16_128x256x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_f32d_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_f32d"));
+  table.push_back(pc_f32d_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore_f32d"));
   table.push_back(pc_entry<DType::bf16, 3, 64>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128"));
   table.push_back(pc_repack_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack"));
   table.push_back(pc_repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack"));
@@ -535,7 +548,7 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   // TF32 (f32 storage) on m64n256k8: K-major A and B only, BK = 32 (the same 128-byte rows); the
   // plain kernel's preference, so gemm() takes it over sm80_mma_sync_tf32 where it applies.
   table.push_back(ws_entry<DType::tf32>("sm90_wgmma_tf32_128x256x32_s4_ws"));
-  // The persistent cluster kernel on tf32 (TN, D f32 row-major, beta == 0): C staged in halves
+  // The persistent cluster kernel on tf32 (TN, D f32 row-major): C staged in halves
   // (3 stages) or quarters (4 stages); by name only (preference 0) until the bench decides.
   table.push_back(pc_entry<DType::tf32, 3>("sm90_wgmma_tf32_128x256x32_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::tf32, 4>("sm90_wgmma_tf32_128x256x32_s4_pc2x1_tmastore"));

@@ -68,6 +68,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "kernels/common/cluster.cuh"
 #include "kernels/common/fixup.cuh"
@@ -90,10 +91,10 @@ using dev::WgmmaInput;
 // Templated on the input through byte counts only: BK is one 128-byte swizzle row (64 16-bit or
 // 32 tf32 elements) and the wgmma K is 32 bytes (k16 or k8), so a stage holds the same bytes and
 // every descriptor offset is the same for bf16, f16 and tf32. D is the input type for bf16/f16
-// and f32 for tf32 (kDBytes); the C buffer's size depends on the stage count only.
+// (or f32: kF32D) and f32 for tf32 (kDBytes); the C buffer's size depends on the stage count only.
 // Tile: 128x256 (two consumer warpgroups of m64n256) or 192x192 (three of m64n192: the tile that
 // divides 4224 where 128x256 pads, cuBLAS's choice there; bench/NOTES.md "A 192x192 tile").
-template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256>
+template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256, bool kF32D = false>
 struct Config {
   static constexpr bool kSquare = Tile == PcTile::m192n192;
   static constexpr int kTileM = kSquare ? 192 : 128;
@@ -101,7 +102,7 @@ struct Config {
   static constexpr int kElementBytes = dev::kWgmmaElementBytes<In>;  // A and B in shared memory
   static constexpr int kTileK = 128 / kElementBytes;  // one 128-byte swizzle row: 64 or 32 (tf32)
   static constexpr int kMmaK = dev::kWgmmaK<In>;     // 32 bytes of K: 16 or 8 (tf32)
-  static constexpr int kDBytes = In == WgmmaInput::tf32 ? 4 : 2;  // D: f32 for tf32
+  static constexpr int kDBytes = In == WgmmaInput::tf32 || kF32D ? 4 : 2;  // D: f32 for tf32
   static constexpr int kStages = Stages;
   static constexpr int kConsumers = kTileM / 64;          // warpgroups, 64 rows of the tile each
   static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
@@ -128,7 +129,8 @@ struct Config {
   // TMA stores whole 16-byte chunks of a row (NOTES): 8 16-bit or 4 f32 columns.
   static constexpr int kChunkCols = 16 / kDBytes;
 
-  static constexpr uint32_t kBarrierBytes = 2 * kStages * 8;  // full + empty
+  // full + empty per stage, then one per consumer for its C tile's TMA load (beta != 0)
+  static constexpr uint32_t kBarrierBytes = 2 * kStages * 8 + kConsumers * 8;
   // NOTES: dynamic shared memory is only guaranteed 16-byte aligned; 128B swizzle wants every
   // tile on a 1024-byte boundary, so we over-allocate one atom and align by hand.
   static constexpr uint32_t kSmemBytes = kStages * kStageBytes + kCBytes + kBarrierBytes + kAtomBytes;
@@ -140,9 +142,9 @@ struct Config {
   static constexpr int kAccumulators = kTileN / 2;  // m64nN: N/2 floats per thread
 };
 
-template <WgmmaInput In, int S, PcTile T = PcTile::m128n256>
+template <WgmmaInput In, int S, PcTile T = PcTile::m128n256, bool kF32D = false>
 constexpr bool check_config() {
-  using C = Config<In, S, T>;
+  using C = Config<In, S, T, kF32D>;
   static_assert(S == 3 || S == 4, "3 stages + a larger C buffer, or 4 stages + a smaller one");
   static_assert(C::kTileK * C::kElementBytes == C::kSwizzleBytes, "BK must fill exactly one 128-byte swizzle row");
   static_assert(C::kMmaK * C::kElementBytes == 32, "the wgmma K step is 32 bytes for every input");
@@ -161,6 +163,7 @@ constexpr bool check_config() {
 }
 static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf16, 4>() &&
               check_config<WgmmaInput::tf32, 3>() && check_config<WgmmaInput::tf32, 4>() &&
+              check_config<WgmmaInput::bf16, 3, PcTile::m128n256, true>() &&
               check_config<WgmmaInput::bf16, 3, PcTile::m192n192>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m192n192>());
 static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
@@ -179,6 +182,9 @@ struct Params {
   int64_t pair_tiles;  // pairs_m * tiles_n: the work items of a cluster
   int k_tiles;
   float alpha;
+  // beta != 0: each C chunk is TMA-loaded (map_c, C row-major in D's type) into the C buffer the
+  // epilogue then overwrites with D, at the same swizzled addresses.
+  float beta;
   // Tile order (set_pc_raster): groups of `group` pair rows (along_n == 0) or tile columns.
   // NOTES: the default, 8 pair rows = 16 tile rows: for a wave of ~132 tiles of 128x256, r tile
   // rows x c tile columns, L2->DRAM traffic per wave is ~ r*|A row| + c*|B column| = (r + 2c) x
@@ -370,12 +376,13 @@ __device__ __forceinline__ void store_chunk_by_threads(const Params& p, uint32_t
 }
 
 // --- the kernel ------------------------------------------------------------------------------
-template <WgmmaInput In, int S, bool kStreamK, PcTile T>
-__global__ void __launch_bounds__(Config<In, S, T>::kThreads, 1)
+template <WgmmaInput In, int S, bool kStreamK, PcTile T, bool kF32D>
+__global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
     wgmma_ws_persistent_cluster_kernel(const __grid_constant__ CUtensorMap map_a,
                                        const __grid_constant__ CUtensorMap map_b,
-                                       const __grid_constant__ CUtensorMap map_d, const Params p) {
-  using C = Config<In, S, T>;
+                                       const __grid_constant__ CUtensorMap map_d,
+                                       const __grid_constant__ CUtensorMap map_c, const Params p) {
+  using C = Config<In, S, T, kF32D>;
   static_assert(!kStreamK || T == PcTile::m128n256, "stream-K's workspace slots hold 128x256 tiles");
   using Mma = dev::Wgmma<C::kTileN, In, 0, 0>;  // K-major A and B
 
@@ -385,6 +392,7 @@ __global__ void __launch_bounds__(Config<In, S, T>::kThreads, 1)
   const uint32_t base = (raw + C::kAtomBytes - 1) & ~(C::kAtomBytes - 1);
   const dev::StageRing ring(base, C::kStages, C::kABytes, C::kBBytes, C::kCBytes);
   const uint32_t c_smem = ring.gap_smem;
+  const uint32_t c_load_bar = ring.empty_bar + 8 * C::kStages;  // + 8 * consumer
 
   const int warpgroup = threadIdx.x / 128;
   const int t = threadIdx.x % 128;
@@ -393,6 +401,8 @@ __global__ void __launch_bounds__(Config<In, S, T>::kThreads, 1)
     dev::tma_prefetch_descriptor(&map_a);
     dev::tma_prefetch_descriptor(&map_b);
     dev::tma_prefetch_descriptor(&map_d);
+    if (p.beta != 0.0f) dev::tma_prefetch_descriptor(&map_c);
+    for (int i = 0; i < C::kConsumers; ++i) dev::mbarrier_init(c_load_bar + 8 * i, 1);
     ring.init(C::kStages, C::kClusterM * C::kConsumers);  // one empty arrival per consumer warpgroup, both CTAs
   }
   dev::cluster_sync();  // the peer's barriers are initialised before anything targets them
@@ -466,6 +476,8 @@ __global__ void __launch_bounds__(Config<In, S, T>::kThreads, 1)
     float acc[C::kAccumulators];
 #pragma unroll
     for (int i = 0; i < C::kAccumulators; ++i) acc[i] = 0.0f;
+    const uint32_t c_bar = c_load_bar + 8 * consumer;
+    uint32_t c_phase = 0;
     int s = 0;
     uint32_t phase = 0;
     Walk w = walk_start(p, cluster);
@@ -530,15 +542,13 @@ __global__ void __launch_bounds__(Config<In, S, T>::kThreads, 1)
         }
       }
 
-      // --- epilogue: alpha*acc -> D type -> swizzled C boxes in shared -> TMA store ------------
+      // --- epilogue: alpha*acc (+ beta*C) -> D type -> swizzled C boxes in shared -> TMA store ---
       if (tc.ghost) continue;  // uniform across the CTA
       const int32_t row0 = tc.m0 + consumer * 64;
       constexpr int kBlocksPerBox = C::kBoxCols / 8;
-#pragma unroll
-      for (int chunk = 0; chunk < C::kTileN / C::kStoreCols; ++chunk) {
-        // The previous store from this buffer (last chunk or last tile) has been read out.
-        if (t == 0) dev::bulk_wait_group_read<0>();
-        named_barrier_sync(2 + consumer, 128);
+      constexpr int kBoxesPerChunk = C::kStoreCols / C::kBoxCols;
+      // Writes this chunk's D values over the buffer, at the addresses where C's were loaded.
+      auto stage_chunk = [&](int chunk, auto with_c) {
 #pragma unroll
         for (int jj = 0; jj < C::kStoreCols / 8; ++jj) {
           // m64nNk16 f32 fragment: for each 8-column block j, rows 16w + l/4 (+8 for h = 1) and
@@ -549,9 +559,27 @@ __global__ void __launch_bounds__(Config<In, S, T>::kThreads, 1)
           const uint32_t chunk16 = ((static_cast<uint32_t>(jj % kBlocksPerBox) * C::kDBytes / 2) ^ swz) * 16;
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
-            const float x = p.alpha * acc[4 * j + 2 * h], y = p.alpha * acc[4 * j + 2 * h + 1];
+            float x = p.alpha * acc[4 * j + 2 * h], y = p.alpha * acc[4 * j + 2 * h + 1];
             const uint32_t addr = c_thread + box * C::kBoxBytes + h * 8 * C::kSwizzleBytes + chunk16;
-            if constexpr (In == WgmmaInput::tf32) {
+            if constexpr (decltype(with_c)::value) {
+              float cx, cy;
+              if constexpr (C::kDBytes == 4) {
+                asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(cx), "=f"(cy) : "r"(addr) : "memory");
+              } else {
+                uint32_t bits;
+                asm volatile("ld.shared.b32 %0, [%1];" : "=r"(bits) : "r"(addr) : "memory");
+                if constexpr (In == WgmmaInput::bf16) {
+                  const float2 f = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
+                  cx = f.x, cy = f.y;
+                } else {
+                  const float2 f = __half22float2(*reinterpret_cast<const __half2*>(&bits));
+                  cx = f.x, cy = f.y;
+                }
+              }
+              x = fmaf(p.beta, cx, x);
+              y = fmaf(p.beta, cy, y);
+            }
+            if constexpr (C::kDBytes == 4) {
               st_shared_v2_f32(addr, x, y);
             } else if constexpr (In == WgmmaInput::bf16) {
               const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
@@ -561,6 +589,33 @@ __global__ void __launch_bounds__(Config<In, S, T>::kThreads, 1)
               st_shared_b32(addr, *reinterpret_cast<const uint32_t*>(&v));
             }
           }
+        }
+      };
+#pragma unroll
+      for (int chunk = 0; chunk < C::kTileN / C::kStoreCols; ++chunk) {
+        // The previous store from this buffer (last chunk or last tile) has been read out.
+        if (t == 0) dev::bulk_wait_group_read<0>();
+        named_barrier_sync(2 + consumer, 128);
+        if (p.beta != 0.0f) {  // uniform
+          // C's boxes of this chunk (those starting inside N; rows past M and columns past N come
+          // in as zeros) into the buffer; the barrier above ordered every earlier read of it
+          // (TMA store, tail and storer-warp loads) before this write. NOTES: not prefetched: the
+          // buffer is busy with the previous store until here (one exposed load a chunk).
+          if (t == 0) {
+            const int64_t chunk_n0 = tc.n0 + chunk * C::kStoreCols;
+            const int boxes = row0 >= p.m || chunk_n0 >= p.n ? 0
+                              : static_cast<int>(min(static_cast<int64_t>(kBoxesPerChunk),
+                                                     (p.n - chunk_n0 + C::kBoxCols - 1) / C::kBoxCols));
+            dev::mbarrier_arrive_expect_tx(c_bar, static_cast<uint32_t>(boxes) * C::kBoxBytes);
+            for (int b = 0; b < boxes; ++b)
+              dev::tma_load_2d(c_buffer + b * C::kBoxBytes, &map_c, c_bar,
+                               static_cast<int32_t>(chunk_n0 + b * C::kBoxCols), row0);
+          }
+          dev::mbarrier_wait(c_bar, c_phase);
+          c_phase ^= 1;
+          stage_chunk(chunk, std::true_type{});
+        } else {
+          stage_chunk(chunk, std::false_type{});
         }
         if (p.d_by_threads) {  // uniform
           named_barrier_sync(2 + consumer, 128);
@@ -613,9 +668,9 @@ __global__ void __launch_bounds__(Config<In, S, T>::kThreads, 1)
 }
 
 // --- host side -------------------------------------------------------------------------------
-template <WgmmaInput In, int S, bool kStreamK = false, PcTile T = PcTile::m128n256>
+template <WgmmaInput In, int S, bool kStreamK = false, PcTile T = PcTile::m128n256, bool kF32D = false>
 const void* kernel_function() {
-  return reinterpret_cast<const void*>(&wgmma_ws_persistent_cluster_kernel<In, S, kStreamK, T>);
+  return reinterpret_cast<const void*>(&wgmma_ws_persistent_cluster_kernel<In, S, kStreamK, T, kF32D>);
 }
 
 std::atomic<int> g_raster{static_cast<int>(PcRaster::heuristic)};
@@ -645,9 +700,9 @@ const void* pick_function(DType input, int stages, PcTile tile) {
   return stages == 3 ? kernel_function<WgmmaInput::f16, 3>() : kernel_function<WgmmaInput::f16, 4>();
 }
 
-template <WgmmaInput In, int S, bool kStreamK = false, PcTile T = PcTile::m128n256>
+template <WgmmaInput In, int S, bool kStreamK = false, PcTile T = PcTile::m128n256, bool kF32D = false>
 Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore store) {
-  using C = Config<In, S, T>;
+  using C = Config<In, S, T, kF32D>;
   const GemmDesc& g = args.desc;
   const int64_t lda = effective_ld(g.a, extent_a(g));
   const int64_t ldb = effective_ld(g.b, extent_b(g));
@@ -668,6 +723,14 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
                  : make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, C::kChunkCols), g.m, ldd,
                                       C::kBoxCols, 64);
   if (!map_d.ok()) return map_d.status();
+  // beta != 0: C in D's boxes (row-major, D's type: supports()); its full N, since TMA loads fill
+  // what lies past the map with zeros (only stores are clipped to n_tma). Else A's map stands in.
+  const bool with_c = g.beta != 0.0f;
+  if (with_c && args.c == nullptr) return Status::invalid("C must be non-null when beta != 0");
+  Result<TensorMap2d> map_c =
+      with_c ? make_tensor_map_2d("C", g.c.dtype, args.c, g.n, g.m, effective_ld(g.c, extent_c(g)), C::kBoxCols, 64)
+             : map_a;
+  if (!map_c.ok()) return map_c.status();
 
   Params p{};
   p.m = g.m;
@@ -678,11 +741,12 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   p.d_by_threads = by_threads ? 1 : 0;
   set_pair_grid(p, pair_grid(g, C::kTileM, C::kTileN, C::kTileK));
   p.alpha = g.alpha;
+  p.beta = g.beta;
   p.group = pc_swizzle_resolved();
   p.along_n = pc_raster_resolved() == PcRaster::along_n ? 1 : 0;
   if (p.pair_tiles <= 0) return Status::success();
 
-  const void* fn = kernel_function<In, S, kStreamK, T>();
+  const void* fn = kernel_function<In, S, kStreamK, T, kF32D>();
   const uint32_t smem = C::kSmemBytes;
   if (Status s = allow_dynamic_smem(fn, static_cast<int>(smem)); !s.ok()) return s;
   Result<int> resident = resident_clusters(fn, C::kClusterM, C::kThreads, static_cast<int>(smem));
@@ -719,7 +783,9 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   const CUtensorMap* ma = &map_a.value().map;
   const CUtensorMap* mb = &map_b.value().map;
   const CUtensorMap* md = &map_d.value().map;
-  void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), const_cast<CUtensorMap*>(md), &p};
+  const CUtensorMap* mc = &map_c.value().map;
+  void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), const_cast<CUtensorMap*>(md),
+                         const_cast<CUtensorMap*>(mc), &p};
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(static_cast<unsigned>(2 * clusters));
   cfg.blockDim = dim3(C::kThreads);
@@ -819,21 +885,29 @@ const void* sm90_wgmma_ws_pc_streamk_function(DType input) {
                               : kernel_function<WgmmaInput::f16, 3, true>();
 }
 
-Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input, PcDStore store) {
+Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input, PcDStore store, bool f32_d) {
   if (input != DType::bf16 && input != DType::f16 && input != DType::tf32)
     return Status::unsupported("the persistent cluster kernel takes bf16, f16 or tf32 inputs");
   if (g.a.layout != Layout::row || g.b.layout != Layout::column)
     return Status::unsupported("the persistent cluster kernel needs K-major A and B (A row-major, B column-major)");
-  // D: the input type for bf16/f16; f32 for tf32 (f32 storage in, f32 out).
-  const DType d_type = input == DType::tf32 ? DType::f32 : input;
+  // D: the input type for bf16/f16 (f32 in the _f32d instances); f32 for tf32 (f32 storage in, f32 out).
+  const DType d_type = input == DType::tf32 || f32_d ? DType::f32 : input;
   if (g.d.layout != Layout::row || g.d.dtype != d_type)
     return Status::unsupported("the persistent cluster kernel stores D row-major in " +
                                (input == DType::tf32 ? std::string("f32 for tf32 inputs")
-                                                     : "the input type (" + std::string(to_string(input)) + ")") +
+                                : f32_d          ? std::string("f32 (this instance)")
+                                                 : "the input type (" + std::string(to_string(input)) + ")") +
                                "; got " + std::string(to_string(g.d.dtype)) +
                                (g.d.layout == Layout::row ? " row-major" : " column-major"));
-  if (g.beta != 0.0f)
-    return Status::unsupported("the persistent cluster kernel's TMA-store epilogue does not read C (beta must be 0)");
+  if (g.beta != 0.0f) {
+    // C is TMA-loaded into the epilogue's swizzled D boxes: the same type, layout and box.
+    if (g.c.layout != Layout::row || g.c.dtype != d_type)
+      return Status::unsupported("with beta != 0 the persistent cluster kernel reads C row-major in D's type (" +
+                                 std::string(to_string(d_type)) + "); got " + std::string(to_string(g.c.dtype)) +
+                                 (g.c.layout == Layout::row ? " row-major" : " column-major"));
+    if (Status s = check_tma_operand("C", g.c.dtype, g.c.pointer_alignment, effective_ld(g.c, extent_c(g))); !s.ok())
+      return s;
+  }
   if (g.m < 1 || g.n < 1 || g.k < 1) return Status::unsupported("m, n and k must be at least 1");
   if (Status s = sm90_wgmma_ws_supports(g, input); !s.ok()) return s;  // dtypes, A/B TMA rules, extents
   if (store == PcDStore::threads) {
@@ -854,6 +928,15 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
     return Status(StatusCode::internal, "persistent cluster kernel: input must be bf16, f16 or tf32");
   if (args.a == nullptr || args.b == nullptr || args.d == nullptr)
     return Status::invalid("A, B and D must be non-null");
+  if (input != DType::tf32 && args.desc.d.dtype == DType::f32) {
+    // NOTES: one instance a 16-bit input (3 stages, 128x256: gemm()'s configuration); the C
+    // buffer holds the f32 tile in two 128-column halves, as for tf32.
+    if (stages != 3 || tile != PcTile::m128n256)
+      return Status(StatusCode::internal, "persistent cluster kernel: an f32 D from 16-bit inputs is built for 3 "
+                                          "stages and the 128x256 tile");
+    return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 3, false, PcTile::m128n256, true>(args, input, max_clusters, store)
+                                : launch_impl<WgmmaInput::f16, 3, false, PcTile::m128n256, true>(args, input, max_clusters, store);
+  }
   if (tile == PcTile::m192n192) {
     if (!pc_tile_instantiated(input, stages, tile))
       return Status(StatusCode::internal, "persistent cluster kernel: the 192x192 tile is built for bf16 (3 or 4 "
@@ -875,6 +958,12 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
 
 const void* sm90_wgmma_ws_pc_function(DType input, int stages, PcTile tile) {
   return pc_tile_instantiated(input, stages, tile) ? pick_function(input, stages, tile) : nullptr;
+}
+
+const void* sm90_wgmma_ws_pc_f32d_function(DType input) {
+  if (input == DType::bf16) return kernel_function<WgmmaInput::bf16, 3, false, PcTile::m128n256, true>();
+  if (input == DType::f16) return kernel_function<WgmmaInput::f16, 3, false, PcTile::m128n256, true>();
+  return nullptr;
 }
 
 bool pc_tile_instantiated(DType input, int stages, PcTile tile) {

@@ -43,7 +43,9 @@ enum class PcDStore { tma, threads };
 enum class PcTile { m128n256, m192n192 };
 bool pc_tile_instantiated(DType input, int stages, PcTile tile);
 
-Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input, PcDStore store = PcDStore::tma);
+// f32_d: the _f32d instances (bf16/f16 inputs, 3 stages, 128x256), which store an f32 D (and read
+// an f32 C) instead of the input type.
+Status sm90_wgmma_ws_pc_supports(const GemmDesc& g, DType input, PcDStore store = PcDStore::tma, bool f32_d = false);
 // stages: 3 (a 64 KB C buffer: the whole 16-bit tile, or an f32 tile in two halves) or 4 (32 KB:
 // a 16-bit tile in two halves, an f32 tile in four quarters). max_clusters caps the
 // persistent grid (0: as many 2-CTA clusters as can be resident at once).
@@ -52,6 +54,9 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
                                PcDStore store = PcDStore::tma, PcTile tile = PcTile::m128n256);
 // nullptr where the combination is not instantiated.
 const void* sm90_wgmma_ws_pc_function(DType input, int stages, PcTile tile = PcTile::m128n256);
+// The _f32d instance of a 16-bit input (nullptr for others); sm90_wgmma_ws_pc_launch runs it when
+// D is f32.
+const void* sm90_wgmma_ws_pc_f32d_function(DType input);
 // tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way).
 Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input = DType::bf16, PcTile tile = PcTile::m128n256);
 

@@ -397,8 +397,9 @@ Status launch_impl(const GemmArgs& args, int max_clusters) {
 Status sm90_wgmma_ws_pingpong_supports(const GemmDesc& g, DType input) {
   if (input != DType::bf16 && input != DType::f16)
     return Status::unsupported("the ping-pong kernel takes bf16 or f16 inputs");
-  // The same contract as the persistent cluster kernel: TN, row-major D of the input type,
-  // beta == 0, TMA's 16-byte rules on A, B and D.
+  // The persistent cluster kernel's contract (TN, row-major D of the input type, TMA's 16-byte
+  // rules on A, B and D), but this epilogue does not read C.
+  if (g.beta != 0.0f) return Status::unsupported("the ping-pong kernel's TMA-store epilogue does not read C (beta must be 0)");
   return sm90_wgmma_ws_pc_supports(g, input);
 }
 
