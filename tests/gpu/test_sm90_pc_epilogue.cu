@@ -42,8 +42,9 @@ const Instance kInstances[] = {
     {DType::bf16, 3, PcTile::m128n256, "bf16_128x256_s3_f32d", true},
     {DType::f16, 3, PcTile::m128n256, "f16_128x256_s3_f32d", true}};
 
-const Shape kShapes[] = {{1, 1, 1},    {7, 7, 7},       {33, 33, 33},     {129, 129, 129},
-                         {257, 300, 96}, {385, 200, 130}, {1000, 1000, 1001}};
+// N % 8 == 0 with beta != 0 (385x200, 640x512, 520x768): no columns past the last 16-byte chunk.
+const Shape kShapes[] = {{1, 1, 1},    {7, 7, 7},       {33, 33, 33},       {129, 129, 129}, {257, 300, 96},
+                         {385, 200, 130}, {1000, 1000, 1001}, {640, 512, 320}, {520, 768, 200}};
 
 // Runs the kernel with beta on a grid of max_clusters (0: all that fit). in_place: C is D (D holds
 // C's values before the launch); else C has its own buffer with ldc = ldd + c_pad.

@@ -55,7 +55,7 @@ template <int V>
 __global__ void __launch_bounds__(kThreads) splitk_reduce_kernel(const SplitKReduceArgs a) {
   using L = Vec<V>;
   dev::pdl_wait();  // launched with programmatic stream serialization (common/pdl.cuh)
-  const int64_t total = a.m * a.n;
+  const int64_t total = a.slab_stride > 0 ? a.slab_stride : a.m * a.n;
   const int64_t line = a.row_major ? a.n : a.m;
   const int64_t lines = a.row_major ? a.m : a.n;
   const int64_t x_step = int64_t{gridDim.x} * blockDim.x * V;
@@ -118,13 +118,15 @@ Status splitk_reduce(const SplitKReduceArgs& args, cudaStream_t stream) {
   if (!epilogue_dtype(args.d_dtype) || (args.beta != 0.0f && !epilogue_dtype(args.c_dtype)))
     return Status::unsupported("split-K reduce: C and D must be f32, f16 or bf16");
   // Vector width: every slab line must start on a V-float boundary (line % V == 0 keeps all slab
-  // offsets z*M*N + outer*line aligned when the workspace is).
+  // offsets z*stride + outer*line aligned when the workspace and the stride are).
   const int64_t line = args.row_major ? args.n : args.m;
+  const int64_t stride = args.slab_stride > 0 ? args.slab_stride : args.m * args.n;
+  if (stride < args.m * args.n) return Status::invalid("split-K reduce: slabs overlap (slab_stride < M*N)");
   const auto base = reinterpret_cast<uintptr_t>(args.partials);
   cudaError_t err;
-  if (line % 4 == 0 && base % 16 == 0)
+  if (line % 4 == 0 && stride % 4 == 0 && base % 16 == 0)
     err = launch<4>(args, stream);
-  else if (line % 2 == 0 && base % 8 == 0)
+  else if (line % 2 == 0 && stride % 2 == 0 && base % 8 == 0)
     err = launch<2>(args, stream);
   else
     err = launch<1>(args, stream);

@@ -12,6 +12,7 @@ namespace tcgemm {
 
 struct SplitKReduceArgs {
   const float* partials = nullptr;  // `splits` slabs of M*N floats, slab z at partials + z*M*N
+  int64_t slab_stride = 0;          // floats from one slab to the next when not M*N (padded slabs)
   int splits = 1;
   int64_t m = 0, n = 0;
   bool row_major = true;  // the slabs' layout (tight ld); D is read out along the same direction

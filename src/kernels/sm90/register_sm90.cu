@@ -1,6 +1,7 @@
 #include "analysis/path_rules.hpp"
 #include "kernels/common/repack.hpp"
 #include "kernels/sm90/pc_repack.hpp"
+#include "kernels/sm90/pc_split_k.hpp"
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/swap_ab.hpp"
@@ -335,6 +336,21 @@ KernelEntry pc_f32d_entry(std::string_view name) {
   return e;
 }
 
+// pc_split_k.hpp: split-K on the cluster kernel (f32 slabs by TMA store from the _f32d instance,
+// then the fixed-order reduce); by name only until measured against the planned ws split-K.
+template <DType In>
+KernelEntry pc_splitk_entry(std::string_view name) {
+  KernelEntry e = pc_entry<In, 3>(name);
+  e.preference = 0;
+  e.supports = [](const GemmDesc& g) { return sm90_pc_splitk_supports(g, In); };
+  e.workspace_bytes = [](const GemmDesc& g) { return sm90_pc_splitk_workspace(g, In); };
+  e.split_k = [](const GemmDesc& g) { return plan_pc_split_k(g, In, current_sm_count()).splits; };
+  e.launch = [](const GemmArgs& a) { return sm90_pc_splitk_launch(a, In); };
+  e.function = [] { return sm90_wgmma_ws_pc_f32d_function(In); };
+  e.describe = [](const GemmDesc& g) { return describe(plan_pc_split_k(g, In, current_sm_count())); };
+  return e;
+}
+
 // The 192x192 tile of the persistent cluster kernel (three consumer warpgroups): by name, and as
 // gemm()'s pick (preference 4, above stream-K's 3) where square_tile_wins (analysis/path_rules.hpp,
 // shared with explain's advice): fewer rounds of tiles than 128x256 for the same MMAs, e.g. 4224^3.
@@ -520,6 +536,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_entry<DType::f16, 4>("sm90_wgmma_f16_128x256x64_s4_pc2x1_tmastore"));
   table.push_back(pc_f32d_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_f32d"));
   table.push_back(pc_f32d_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore_f32d"));
+  table.push_back(pc_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_splitk"));
+  table.push_back(pc_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_splitk"));
   table.push_back(pc_entry<DType::bf16, 3, 64>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128"));
   table.push_back(pc_repack_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack"));
   table.push_back(pc_repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack"));

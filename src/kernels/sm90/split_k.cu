@@ -90,7 +90,11 @@ Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVarian
   float* partials = static_cast<float*>(args.workspace);
   if (Status st = sm90_wgmma_ws_launch_partials(args, input, k_blocks_per_split, splits, partials, v); !st.ok())
     return st;
+  return splitk_reduce(split_k_reduce_args(args, partials, splits, g.d.layout == Layout::row), args.stream);
+}
 
+SplitKReduceArgs split_k_reduce_args(const GemmArgs& args, const float* partials, int splits, bool row_major_slabs) {
+  const GemmDesc& g = args.desc;
   const int64_t ldc = effective_ld(g.c, extent_c(g));
   const int64_t ldd = effective_ld(g.d, extent_c(g));
   SplitKReduceArgs r;
@@ -98,7 +102,7 @@ Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVarian
   r.splits = splits;
   r.m = g.m;
   r.n = g.n;
-  r.row_major = g.d.layout == Layout::row;
+  r.row_major = row_major_slabs;
   r.alpha = g.alpha;
   r.beta = g.beta;
   r.c = args.c;
@@ -109,7 +113,7 @@ Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVarian
   r.d_dtype = g.d.dtype;
   r.d_row_stride = g.d.layout == Layout::row ? ldd : 1;
   r.d_col_stride = g.d.layout == Layout::row ? 1 : ldd;
-  return splitk_reduce(r, args.stream);
+  return r;
 }
 
 }  // namespace tcgemm

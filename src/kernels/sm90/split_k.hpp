@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 
+#include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "runtime/registry.hpp"
 
@@ -38,6 +39,9 @@ Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVari
 // building block the swap-A/B path shares. Checks the workspace (splits*M*N*4 bytes, 16-aligned).
 Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
                                  int k_blocks_per_split);
+// The reduce's arguments for args (alpha, beta, C and D as the problem says) over `splits` tight
+// M x N slabs at `partials`, row-major or column-major.
+SplitKReduceArgs split_k_reduce_args(const GemmArgs& args, const float* partials, int splits, bool row_major_slabs);
 
 }  // namespace tcgemm
 

@@ -196,6 +196,12 @@ struct Params {
   int64_t sk_tiles, sk_clusters, sk_share, sk_extra;
   uint32_t* flags;  // per sharing CTA, one per consumer warpgroup
   float* partials;  // per sharing CTA, kTileM x kTileN f32 in register-fragment order
+  // Split-K (sm90_wgmma_ws_pc_slabs_launch; 1 / k_tiles / 0 otherwise): work item i is pair-tile
+  // i % pair_tiles over k-blocks [s * k_per_split, +k_per_split) of split s = i / pair_tiles, its
+  // D rows stored at row s * slab_rows + r of the slab stack (rows past M land in the padding).
+  int splits;
+  int k_per_split;
+  int64_t slab_rows;
 };
 
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
@@ -250,6 +256,7 @@ __device__ __forceinline__ TileCoord tile_coord(int64_t pt, uint32_t rank, const
 struct Unit {
   int64_t pt;
   int kb_begin, kb_end;
+  int split;  // the slab it stores to (split-K); 0 otherwise
 };
 
 // NOTES: pair-tile indices are 32-bit (M*N < 2^47 elements, so < 2^31 pair-tiles of 2^16):
@@ -289,12 +296,23 @@ __device__ __forceinline__ bool walk_next(const Params& p, Walk& w, Unit& u) {
       u.pt = tile;
       u.kb_begin = static_cast<int>(start - tile * p.k_tiles);
       u.kb_end = static_cast<int>(w.sk_end - tile * p.k_tiles);
+      u.split = 0;
       w.sk_end = start;
       return true;
     }
   }
-  if (w.dp >= p.pair_tiles) return false;
-  u = {w.dp, 0, p.k_tiles};
+  if constexpr (kStreamK) {
+    if (w.dp >= p.pair_tiles) return false;
+    u = {w.dp, 0, p.k_tiles, 0};
+  } else {
+    if (w.dp >= p.pair_tiles * p.splits) return false;
+    // Split-major: the clusters resident at once share a K range, so A and B panels meet in L2.
+    // 32-bit (pair-tiles x splits < 2^31, checked at launch): the producer has 40 registers.
+    const int32_t pair_tiles = static_cast<int32_t>(p.pair_tiles);
+    const int split = w.dp / pair_tiles;
+    const int kb0 = split * p.k_per_split;
+    u = {w.dp - split * pair_tiles, kb0, min(p.k_tiles, kb0 + p.k_per_split), split};
+  }
   w.dp += static_cast<int32_t>(gridDim.x / 2);  // clusters
   return true;
 }
@@ -630,7 +648,9 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
 #pragma unroll
           for (int b = 0; b < C::kStoreCols / C::kBoxCols; ++b) {
             const int32_t col = chunk_n0 + b * C::kBoxCols;
-            if (col < p.n_tma) dev::tma_store_2d(&map_d, c_buffer + b * C::kBoxBytes, col, row0);
+            if (col < p.n_tma)
+              dev::tma_store_2d(&map_d, c_buffer + b * C::kBoxBytes, col,
+                                row0 + u.split * static_cast<int32_t>(p.slab_rows));
           }
           dev::bulk_commit_group();
         }
@@ -701,7 +721,8 @@ const void* pick_function(DType input, int stages, PcTile tile) {
 }
 
 template <WgmmaInput In, int S, bool kStreamK = false, PcTile T = PcTile::m128n256, bool kF32D = false>
-Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore store) {
+Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore store,
+                   const PcSlabs* slabs = nullptr) {
   using C = Config<In, S, T, kF32D>;
   const GemmDesc& g = args.desc;
   const int64_t lda = effective_ld(g.a, extent_a(g));
@@ -718,9 +739,11 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   // kernel's map_d parameter then carries A's map, prefetched and never used.
   const bool by_threads = store == PcDStore::threads;
   const int64_t n_tma = by_threads ? 0 : g.n / C::kChunkCols * C::kChunkCols;
+  // Split-K: D is the stack of f32 slabs, splits x slab_rows rows.
+  const int64_t d_lines = slabs != nullptr ? slabs->splits * slabs->slab_rows : g.m;
   Result<TensorMap2d> map_d =
       by_threads ? map_a
-                 : make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, C::kChunkCols), g.m, ldd,
+                 : make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, C::kChunkCols), d_lines, ldd,
                                       C::kBoxCols, 64);
   if (!map_d.ok()) return map_d.status();
   // beta != 0: C in D's boxes (row-major, D's type: supports()); its full N, since TMA loads fill
@@ -744,6 +767,13 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   p.beta = g.beta;
   p.group = pc_swizzle_resolved();
   p.along_n = pc_raster_resolved() == PcRaster::along_n ? 1 : 0;
+  p.splits = 1;
+  p.k_per_split = p.k_tiles;
+  if (slabs != nullptr) {
+    p.splits = slabs->splits;
+    p.k_per_split = slabs->k_blocks_per_split;
+    p.slab_rows = slabs->slab_rows;
+  }
   if (p.pair_tiles <= 0) return Status::success();
 
   const void* fn = kernel_function<In, S, kStreamK, T, kF32D>();
@@ -777,7 +807,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
     p.sk_share = plan.sk_share;
     p.sk_extra = plan.sk_extra;
   } else {
-    clusters = std::min<int64_t>(clusters, p.pair_tiles);
+    clusters = std::min<int64_t>(clusters, p.pair_tiles * p.splits);
   }
 
   const CUtensorMap* ma = &map_a.value().map;
@@ -958,6 +988,28 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
 
 const void* sm90_wgmma_ws_pc_function(DType input, int stages, PcTile tile) {
   return pc_tile_instantiated(input, stages, tile) ? pick_function(input, stages, tile) : nullptr;
+}
+
+Status sm90_wgmma_ws_pc_slabs_launch(const GemmArgs& slab_args, DType input, const PcSlabs& slabs) {
+  const GemmDesc& g = slab_args.desc;
+  if (input != DType::bf16 && input != DType::f16)
+    return Status(StatusCode::internal, "persistent cluster split-K: input must be bf16 or f16");
+  const PairGrid pg = pair_grid(g, Config<WgmmaInput::bf16, 3>::kTileM, Config<WgmmaInput::bf16, 3>::kTileN,
+                                Config<WgmmaInput::bf16, 3>::kTileK);
+  // Every split non-empty, the slab rows a multiple of the 64-row store box (a box never reaches
+  // the next slab), 32-bit work items and slab row coordinates.
+  if (slabs.splits < 2 || slabs.k_blocks_per_split < 1 ||
+      static_cast<int64_t>(slabs.splits - 1) * slabs.k_blocks_per_split >= pg.k_tiles ||
+      static_cast<int64_t>(slabs.splits) * slabs.k_blocks_per_split < pg.k_tiles || slabs.slab_rows < g.m ||
+      slabs.slab_rows % 64 != 0 || static_cast<int64_t>(slabs.splits) * slabs.slab_rows >= (int64_t{1} << 31) ||
+      pg.pair_tiles * slabs.splits >= (int64_t{1} << 31))
+    return Status(StatusCode::internal, "persistent cluster split-K: inconsistent slab plan");
+  if (g.d.dtype != DType::f32 || g.d.layout != Layout::row || g.beta != 0.0f || g.n % 4 != 0 ||
+      effective_ld(g.d, extent_c(g)) != g.n)
+    return Status(StatusCode::internal, "persistent cluster split-K: slabs are tight row-major f32, N % 4 == 0, beta 0");
+  return input == DType::bf16
+             ? launch_impl<WgmmaInput::bf16, 3, false, PcTile::m128n256, true>(slab_args, input, 0, PcDStore::tma, &slabs)
+             : launch_impl<WgmmaInput::f16, 3, false, PcTile::m128n256, true>(slab_args, input, 0, PcDStore::tma, &slabs);
 }
 
 const void* sm90_wgmma_ws_pc_f32d_function(DType input) {

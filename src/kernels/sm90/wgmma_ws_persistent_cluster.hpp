@@ -57,6 +57,17 @@ const void* sm90_wgmma_ws_pc_function(DType input, int stages, PcTile tile = PcT
 // The _f32d instance of a 16-bit input (nullptr for others); sm90_wgmma_ws_pc_launch runs it when
 // D is f32.
 const void* sm90_wgmma_ws_pc_f32d_function(DType input);
+
+// Split-K's GEMM pass on the _f32d instance: slab_args.desc is the problem with D the stack of
+// f32 slabs (row-major, ld N, N % 4 == 0; alpha as given, beta 0) and slab_args.d the workspace;
+// split s sums k-blocks [s * k_blocks_per_split, +k_blocks_per_split) into rows
+// [s * slab_rows, +M). slab_rows: M rounded up to 64, so the 64-row store box stays in its slab.
+struct PcSlabs {
+  int splits = 1;
+  int k_blocks_per_split = 0;
+  int64_t slab_rows = 0;
+};
+Status sm90_wgmma_ws_pc_slabs_launch(const GemmArgs& slab_args, DType input, const PcSlabs& slabs);
 // tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way).
 Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input = DType::bf16, PcTile tile = PcTile::m128n256);
 
