@@ -115,12 +115,14 @@ struct SkCase {
 // (the most the plan cuts); 1x1x19200: one tile in 8 pieces of 37-38 k-blocks; 33x4097x333: 17
 // pair-tiles (N and K tails) in 3-4 pieces; 2000x4100x200: 136 pair-tiles = 2 rounds + 4;
 // 4224^3: 289 pair-tiles = 4 rounds + 25 (the target); 4096^3: 3 rounds + 58 (more than half a
-// round: not shared, the plain walk in the stream-K kernel).
+// round: not shared, the plain walk in the stream-K kernel); 256x11264x4096: one round of 44 of 66
+// clusters, every cluster sharing (what the single-round rule does at 36 of 66).
 const SkCase kSkCases[] = {
     {{384, 512, 200}, 3, true},       {{640, 768, 1000}, 4, true},  {{640, 768, 1000}, 2, true},
     {{1056, 2112, 1056}, 7, false},   {{1000, 1000, 1001}, 5, false}, {{129, 257, 1000}, 0, true},
     {{7, 7, 7}, 0, true},             {{1, 1, 19200}, 0, false},    {{33, 4097, 333}, 0, false},
-    {{2000, 4100, 200}, 0, false},    {{4224, 4224, 4224}, 0, false}, {{4096, 4096, 4096}, 0, false}};
+    {{2000, 4100, 200}, 0, false},    {{4224, 4224, 4224}, 0, false}, {{4096, 4096, 4096}, 0, false},
+    {{256, 11264, 4096}, 0, false}};
 
 using SkParam = std::tuple<DType, int>;
 class Sm90PcStreamK : public ::testing::TestWithParam<SkParam> {};
@@ -263,7 +265,17 @@ TEST(Sm90PcStreamKHost, PreferredWhereItSharesATail) {
     EXPECT_TRUE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {4224, 4224, 4224}, 0, 1.0f)).ok());
     EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {4096, 4096, 4096}, 0, 1.0f)).ok());
     EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {8192, 8192, 8192}, 0, 1.0f)).ok());
-    EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {1056, 2112, 1056}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {1056, 2112, 1056}, 0, 1.0f)).ok())
+        << "45 of 66 clusters but 17 k-blocks: too short to share";
+    // One round on half to 60% of the clusters, long K: every cluster shares (measured +13% at
+    // 36 of 66; -5 to +2% at 43-45 of 66, which stay on the plain kernel).
+    EXPECT_TRUE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {256, 9216, 8192}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {154, 11328, 13808}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {256, 11264, 4096}, 0, 1.0f)).ok());
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {256, 8192, 8192}, 0, 1.0f)).ok())
+        << "32 of 66 clusters: split-K's planner takes it";
+    EXPECT_FALSE(find_kernel(kSkBf16)->supports(tn_problem(DType::bf16, {384, 8192, 8192}, 0, 1.0f)).ok())
+        << "64 of 66 clusters busy";
   }
   const GemmDesc g = tn_problem(DType::bf16, {4224, 4224, 4224}, 0, 1.0f);
   EXPECT_GE(find_kernel(kSkBf16)->workspace_bytes(g), 256u + 2u * 66 * 128 * 1024);

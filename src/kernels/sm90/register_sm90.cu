@@ -439,8 +439,9 @@ Status pc_streamk_applies(const GemmDesc& g) {
   if (sm90_pc_streamk_shares_tail(g)) return Status::success();
   // One tile row: the second CTA of every pair would multiply no rows (the swap path serves M <= 128).
   if (g.m <= 128) return Status::unsupported("M <= 128 is one tile row: half of each CTA pair would idle");
-  return Status::unsupported("no partial last round to share after a full one (or it is more than half full): "
-                             "the plain cluster kernel serves it");
+  return Status::unsupported("no partial last round to share after a full one (or it is more than half full), "
+                             "nor one round filling half to 60% of the clusters: the plain cluster kernel "
+                             "serves it");
 }
 
 template <DType In>
