@@ -447,7 +447,9 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
         // A B half wholly past N is not loaded: its stale shared memory only feeds columns that
         // the (clipped) TMA store never writes. Both CTAs see the same n0, so count the same bytes.
         const bool b_upper_half = tc.n0 + C::kTileN / 2 < p.n;
-        const uint32_t stage_bytes = C::kABytes + (b_upper_half ? 2 : 1) * C::kBHalfBytes;
+        // A ghost CTA (a tile row past M) loads no A and multiplies nothing (see the consumers); it
+        // still multicasts its B half to its partner and takes the partner's.
+        const uint32_t stage_bytes = (tc.ghost ? 0u : C::kABytes) + (b_upper_half ? 2 : 1) * C::kBHalfBytes;
         const int32_t b_row = tc.n0 + static_cast<int32_t>(rank) * (C::kTileN / 2);
         for (int kt = u.kb_begin; kt < u.kb_end; ++kt) {
           // Parity phase ^ 1: the stage's previous use released by both CTAs' consumers (on a
@@ -455,7 +457,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
           dev::mbarrier_wait(ring.empty(s), phase ^ 1);
           dev::mbarrier_arrive_expect_tx(ring.full(s), stage_bytes);
           const int32_t k0 = kt * C::kTileK;
-          dev::tma_load_2d(ring.a(s), &map_a, ring.full(s), k0, tc.m0);  // box kTileK(K) x 128(M)
+          if (!tc.ghost) dev::tma_load_2d(ring.a(s), &map_a, ring.full(s), k0, tc.m0);  // box kTileK(K) x 128(M)
           if (rank == 0 || b_upper_half)  // box kTileK(K) x 128(N), to both CTAs
             dev::tma_load_2d_multicast(ring.b(s) + rank * C::kBHalfBytes, &map_b, ring.full(s), k0, b_row, kBothCtas);
           if (++s == C::kStages) {
@@ -505,18 +507,23 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
       int prev = 0;
       for (int kt = u.kb_begin; kt < u.kb_end; ++kt) {
         dev::mbarrier_wait(ring.full(s), phase);
-        const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, 16, C::kAtomBytes);
-        const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), 16, C::kAtomBytes);
+        // NOTES: a ghost CTA's MMAs would only burn power the busy SMs need under the cap
+        // (320x8192x8192: a quarter of the CTAs are ghosts); it waits for each stage (its
+        // partner's B half lands in it) and releases it as usual.
+        if (!tc.ghost) {
+          const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, 16, C::kAtomBytes);
+          const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), 16, C::kAtomBytes);
 #pragma unroll
-        for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
-        dev::wgmma_fence();
+          for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+          dev::wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
-          Mma::mma(acc, dev::desc_advance(desc_a, kk * C::kMmaK * C::kElementBytes),
-                   dev::desc_advance(desc_b, kk * C::kMmaK * C::kElementBytes), (kt > u.kb_begin || kk > 0) ? 1u : 0u);
-        dev::wgmma_commit_group();
+          for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
+            Mma::mma(acc, dev::desc_advance(desc_a, kk * C::kMmaK * C::kElementBytes),
+                     dev::desc_advance(desc_b, kk * C::kMmaK * C::kElementBytes), (kt > u.kb_begin || kk > 0) ? 1u : 0u);
+          dev::wgmma_commit_group();
 #pragma unroll
-        for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+          for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+        }
         // Keep this k-block's MMAs in flight; the previous one has finished reading its stage.
         dev::wgmma_wait_group<1>();
         if (kt > u.kb_begin) release(prev);
