@@ -44,4 +44,29 @@ constexpr bool square_tile_wins(int64_t m, int64_t n, int64_t sm_count) {
   return 20 * square <= 19 * wide;
 }
 
+// The persistent cluster kernel's grid-fitting widths (128 x 144, 176 or 192): the width whose
+// pair-tile rounds cost the least MMA area, where that models at least 5% below the 128x256 tile,
+// the 192x192 tile does not apply and 128x256 keeps more than half the clusters busy; 0 elsewhere. cuBLAS fills one round exactly this way
+// (256x9216x8192: a 144-wide tile on 2 x 64 CTAs, bench/NOTES.md run 91). 4096^3, 8192^3 and the
+// prefill shapes keep 128x256 (the fitting widths need more rounds there).
+constexpr int64_t fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
+  if (m <= 128 || square_tile_wins(m, n, sm_count)) return 0;
+  // At most half the clusters busy on 128x256: split-K's planner splits K over them instead.
+  const int64_t pairs = ((m + 127) / 128 + 1) / 2 * ((n + 255) / 256);
+  if (2 * pairs <= (sm_count / 2 > 1 ? sm_count / 2 : 1)) return 0;
+  // More than a quarter of the tile rows padding (154x11328x13808: 40%): the padded MMAs cost the
+  // same power at every width, and measured, filling the idle SMs lost 2-5% there (run 92).
+  if (4 * m < 3 * ((m + 127) / 128 * 128)) return 0;
+  const int64_t wide = pair_tile_rounds(m, n, 128, 256, sm_count) * 256;
+  int64_t best = 0, best_cost = wide;
+  for (int64_t w : {144, 176, 192}) {
+    const int64_t cost = pair_tile_rounds(m, n, 128, w, sm_count) * w;
+    if (cost < best_cost) {
+      best = w;
+      best_cost = cost;
+    }
+  }
+  return best != 0 && 20 * best_cost <= 19 * wide ? best : 0;
+}
+
 }  // namespace tcgemm

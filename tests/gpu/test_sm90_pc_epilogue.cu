@@ -40,7 +40,11 @@ const Instance kInstances[] = {
     {DType::tf32, 4, PcTile::m128n256, "tf32_128x256_s4"}, {DType::bf16, 3, PcTile::m192n192, "bf16_192x192_s3"},
     {DType::bf16, 4, PcTile::m192n192, "bf16_192x192_s4"}, {DType::f16, 4, PcTile::m192n192, "f16_192x192_s4"},
     {DType::bf16, 3, PcTile::m128n256, "bf16_128x256_s3_f32d", true},
-    {DType::f16, 3, PcTile::m128n256, "f16_128x256_s3_f32d", true}};
+    {DType::f16, 3, PcTile::m128n256, "f16_128x256_s3_f32d", true},
+    // The grid-fitting widths: 144 and 176 end in a partial 64-column store box (the threads store
+    // it); 192 is whole boxes.
+    {DType::bf16, 4, PcTile::m128n144, "bf16_128x144_s4"},  {DType::bf16, 4, PcTile::m128n176, "bf16_128x176_s4"},
+    {DType::bf16, 4, PcTile::m128n192, "bf16_128x192_s4"}};
 
 // N % 8 == 0 with beta != 0 (385x200, 640x512, 520x768): no columns past the last 16-byte chunk.
 const Shape kShapes[] = {{1, 1, 1},    {7, 7, 7},       {33, 33, 33},       {129, 129, 129}, {257, 300, 96},
@@ -142,7 +146,11 @@ const EntryCase kEntryCases[] = {
     {"sm90_wgmma_f16_128x256x64_s3_pc2x1_repack", {333, 776, 4099}},
     {"sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore", {577, 392, 96}},
     {"sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_f32d", {1000, 1000, 1001}, true},
-    {"sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore_f32d", {2048, 1536, 512}, true}};
+    {"sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore_f32d", {2048, 1536, 512}, true},
+    // gemm()'s grid-fitting entry: widths 144 (64 pair-tiles), 192 (66) and 176 (63).
+    {"sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore", {256, 9216, 512}},
+    {"sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore", {768, 4096, 256}},
+    {"sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore", {192, 11008, 200}}};
 
 class Sm90PcBetaEntries : public ::testing::TestWithParam<int> {};
 

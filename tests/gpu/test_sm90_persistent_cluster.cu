@@ -381,6 +381,23 @@ TEST(Sm90PersistentClusterHost, SquareTileRegisteredAndPickedWhereItFits) {
   EXPECT_FALSE(square_tile_wins(8192, 8192, 132));
   EXPECT_FALSE(square_tile_wins(4096, 57344, 132));
   EXPECT_FALSE(square_tile_wins(128, 4224, 132));
+  // Grid-fitting widths (132 SMs, 66 clusters): the width whose rounds cost the least MMA area.
+  EXPECT_EQ(fit_tile_width(256, 9216, 132), 144);    // 64 pair-tiles, one round (128x256: 36)
+  EXPECT_EQ(fit_tile_width(256, 11264, 132), 176);   // 64 (44)
+  EXPECT_EQ(fit_tile_width(192, 11008, 132), 176);   // 63 (43); a quarter of the rows padding
+  EXPECT_EQ(fit_tile_width(154, 11328, 132), 0);     // 40% of the rows padding: no gain measured
+  EXPECT_EQ(fit_tile_width(768, 4096, 132), 192);    // 66 (48)
+  EXPECT_EQ(fit_tile_width(640, 8192, 132), 192);    // 129 = 2 rounds (96 = 2 rounds of 256)
+  EXPECT_EQ(fit_tile_width(4096, 4096, 132), 0);     // 128x256 needs the fewest rounds' area
+  EXPECT_EQ(fit_tile_width(8192, 8192, 132), 0);
+  EXPECT_EQ(fit_tile_width(4096, 57344, 132), 0);
+  EXPECT_EQ(fit_tile_width(4224, 4224, 132), 0);     // the 192x192 tile's shape
+  EXPECT_EQ(fit_tile_width(320, 8192, 132), 0);      // every width needs two rounds
+  EXPECT_EQ(fit_tile_width(256, 256, 132), 0);       // under half the clusters: split-K's planner
+  EXPECT_EQ(fit_tile_width(128, 9216, 132), 0);      // one tile row: the swap paths
+  if (current_sm_count() == 132)
+    EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {256, 9216, 8192}, 0, 1.0f)).value(),
+              "sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore");
   if (current_sm_count() == 132) {
     for (DType t : {DType::bf16, DType::f16}) {
       const std::string in = t == DType::bf16 ? "bf16" : "f16";

@@ -97,8 +97,16 @@ using dev::WgmmaInput;
 template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256, bool kF32D = false>
 struct Config {
   static constexpr bool kSquare = Tile == PcTile::m192n192;
+  // The grid-fitting widths (PcTile::m128n144/176/192): 128 rows, N chosen per shape so the pair
+  // grid fills the clusters (pc_fit_width); a width not a multiple of the 64-column store box ends
+  // in a partial box, stored by the threads.
+  static constexpr bool kFit = Tile == PcTile::m128n144 || Tile == PcTile::m128n176 || Tile == PcTile::m128n192;
   static constexpr int kTileM = kSquare ? 192 : 128;
-  static constexpr int kTileN = kSquare ? 192 : 256;
+  static constexpr int kTileN = kSquare                       ? 192
+                                : Tile == PcTile::m128n144 ? 144
+                                : Tile == PcTile::m128n176 ? 176
+                                : Tile == PcTile::m128n192 ? 192
+                                                           : 256;
   static constexpr int kElementBytes = dev::kWgmmaElementBytes<In>;  // A and B in shared memory
   static constexpr int kTileK = 128 / kElementBytes;  // one 128-byte swizzle row: 64 or 32 (tf32)
   static constexpr int kMmaK = dev::kWgmmaK<In>;     // 32 bytes of K: 16 or 8 (tf32)
@@ -120,8 +128,9 @@ struct Config {
   // 128 bytes is the swizzle's row limit). 128x256: 32 KB a consumer at 3 stages, 16 KB at 4;
   // 192x192: the whole 64x192 16-bit slab (24 KB) at 3 stages, one 8 KB box at 4 (what is left
   // beside 192 KB of stages for three consumers).
+  // The fitting widths (16-bit D): the whole tile row, rounded up to whole boxes, at any stage count.
   static constexpr uint32_t kConsumerCBytes =
-      kSquare ? (Stages == 3 ? 24576 : 8192) : (Stages == 3 ? 32768 : 16384);
+      kFit ? 64 * 2 * ((kTileN + 63) / 64 * 64) : kSquare ? (Stages == 3 ? 24576 : 8192) : (Stages == 3 ? 32768 : 16384);
   static constexpr int kStoreCols = kConsumerCBytes / (64 * kDBytes);  // 256/128 16-bit, 128/64 f32
   static constexpr int kBoxCols = kSwizzleBytes / kDBytes;
   static constexpr uint32_t kBoxBytes = 64 * kSwizzleBytes;                      // 8 KB
@@ -130,6 +139,8 @@ struct Config {
   static constexpr int kChunkCols = 16 / kDBytes;
 
   // full + empty per stage, then one per consumer for its C tile's TMA load (beta != 0)
+  // Output columns of the tile in its last store chunk (kTileN % kStoreCols for the fitting widths).
+  static constexpr int kFullBoxes = kTileN / kBoxCols;  // boxes wholly inside the tile (one chunk)
   static constexpr uint32_t kBarrierBytes = 2 * kStages * 8 + kConsumers * 8;
   // NOTES: dynamic shared memory is only guaranteed 16-byte aligned; 128B swizzle wants every
   // tile on a 1024-byte boundary, so we over-allocate one atom and align by hand.
@@ -149,8 +160,10 @@ constexpr bool check_config() {
   static_assert(C::kTileK * C::kElementBytes == C::kSwizzleBytes, "BK must fill exactly one 128-byte swizzle row");
   static_assert(C::kMmaK * C::kElementBytes == 32, "the wgmma K step is 32 bytes for every input");
   static_assert(C::kTileM == 64 * C::kConsumers, "each consumer warpgroup owns 64 rows (m64)");
-  static_assert(C::kTileN % C::kStoreCols == 0 && C::kStoreCols % C::kBoxCols == 0,
-                "C is stored in whole 128-byte-wide boxes");
+  static_assert((C::kFit ? C::kStoreCols >= C::kTileN : C::kTileN % C::kStoreCols == 0) &&
+                    C::kStoreCols % C::kBoxCols == 0,
+                "C is stored in whole 128-byte-wide boxes (a fitting width in one chunk)");
+  static_assert(!C::kFit || (C::kDBytes == 2 && C::kTileN % 16 == 0), "fitting widths: 16-bit D, N in steps of 16");
   static_assert(C::kBoxCols * C::kDBytes == C::kSwizzleBytes && C::kBoxCols % 8 == 0,
                 "a box row is one 128-byte swizzle row of whole 8-column fragment blocks");
   static_assert(C::kABytes % C::kAtomBytes == 0 && C::kBHalfBytes % C::kAtomBytes == 0 &&
@@ -165,7 +178,10 @@ static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf
               check_config<WgmmaInput::tf32, 3>() && check_config<WgmmaInput::tf32, 4>() &&
               check_config<WgmmaInput::bf16, 3, PcTile::m128n256, true>() &&
               check_config<WgmmaInput::bf16, 3, PcTile::m192n192>() &&
-              check_config<WgmmaInput::bf16, 4, PcTile::m192n192>());
+              check_config<WgmmaInput::bf16, 4, PcTile::m192n192>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m128n144>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m128n176>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m128n192>());
 static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
                   Config<WgmmaInput::tf32, 4>::kSmemBytes == Config<WgmmaInput::bf16, 4>::kSmemBytes,
               "tf32 stages and C buffers hold the same bytes as 16-bit ones");
@@ -350,7 +366,7 @@ __device__ __forceinline__ void store_chunk_by_threads(const Params& p, uint32_t
   constexpr int kC = C::kChunkCols;                   // elements per 16 bytes
   constexpr int kG = C::kStoreCols / kC;              // 16-byte chunks per row of the C chunk
   constexpr int kChunksPerBoxRow = C::kBoxCols / kC;  // 8
-  const int cols = static_cast<int>(min(p.n - chunk_n0, static_cast<int64_t>(C::kStoreCols)));
+  const int cols = static_cast<int>(min(p.n - chunk_n0, static_cast<int64_t>(min(C::kStoreCols, C::kTileN))));
   const int rows = static_cast<int>(min(p.m - row0, int64_t{64}));
   if (cols <= 0 || rows <= 0) return;  // a chunk wholly past N, or a slab past M
   const int64_t base_elem = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.d) / C::kDBytes);
@@ -575,7 +591,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
       // Writes this chunk's D values over the buffer, at the addresses where C's were loaded.
       auto stage_chunk = [&](int chunk, auto with_c) {
 #pragma unroll
-        for (int jj = 0; jj < C::kStoreCols / 8; ++jj) {
+        for (int jj = 0; jj < (C::kStoreCols < C::kTileN ? C::kStoreCols : C::kTileN) / 8; ++jj) {
           // m64nNk16 f32 fragment: for each 8-column block j, rows 16w + l/4 (+8 for h = 1) and
           // columns 8j + 2(l%4) (+1) are acc[4j + 2h + e]; block jb of a box starts at byte
           // 8*kDBytes*jb of its 128-byte row, i.e. 16-byte chunk jb*kDBytes/2.
@@ -617,7 +633,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
         }
       };
 #pragma unroll
-      for (int chunk = 0; chunk < C::kTileN / C::kStoreCols; ++chunk) {
+      for (int chunk = 0; chunk < (C::kTileN + C::kStoreCols - 1) / C::kStoreCols; ++chunk) {
         // The previous store from this buffer (last chunk or last tile) has been read out.
         if (t == 0) dev::bulk_wait_group_read<0>();
         named_barrier_sync(2 + consumer, 128);
@@ -655,13 +671,31 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
 #pragma unroll
           for (int b = 0; b < C::kStoreCols / C::kBoxCols; ++b) {
             const int32_t col = chunk_n0 + b * C::kBoxCols;
-            if (col < p.n_tma)
+            if (b < C::kFullBoxes && col < p.n_tma)  // a fitting width's partial box: below
               dev::tma_store_2d(&map_d, c_buffer + b * C::kBoxBytes, col,
                                 row0 + u.split * static_cast<int32_t>(p.slab_rows));
           }
           dev::bulk_commit_group();
         }
-        if (p.n_tma < p.n && p.n_tma >= chunk_n0 && p.n_tma < chunk_n0 + C::kStoreCols) {  // uniform
+        if constexpr (C::kFit && C::kTileN % C::kBoxCols != 0) {
+          // The partial last box (16 or 48 of its 64 columns are this tile's; a TMA store would
+          // write the next tile's): 16-byte chunks by the threads, up to n_tma (the tail below
+          // takes the rest). Rows start 16-byte aligned: ldd % 8 == 0, N0 a multiple of 16.
+          constexpr int kPartChunks = (C::kTileN % C::kBoxCols) / 8;
+          const int64_t box_n0 = chunk_n0 + C::kFullBoxes * C::kBoxCols;
+          for (int i = t; i < 64 * kPartChunks; i += 128) {
+            const int r = i / kPartChunks, q = i % kPartChunks;
+            const int64_t col = box_n0 + q * 8;
+            if (row0 + r >= p.m || col + 8 > p.n_tma) continue;
+            const uint32_t addr = c_buffer + C::kFullBoxes * C::kBoxBytes + r * C::kSwizzleBytes +
+                                  ((static_cast<uint32_t>(q) ^ static_cast<uint32_t>(r % 8)) * 16);
+            uint4 v;
+            asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr)
+                         : "memory");
+            *reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.d) + (row0 + r) * p.ldd + col) = v;
+          }
+        }
+        if (p.n_tma < p.n && p.n_tma >= chunk_n0 && p.n_tma < chunk_n0 + min(C::kStoreCols, C::kTileN)) {  // uniform
           // The tail lies in one 16-byte chunk of this chunk's columns: 64 rows x up to
           // kChunkCols - 1 columns.
           const int tail = static_cast<int>(p.n - p.n_tma);
@@ -714,6 +748,9 @@ std::size_t flag_bytes(const PcStreamKPlan& p) {
 }
 
 const void* pick_function(DType input, int stages, PcTile tile) {
+  if (tile == PcTile::m128n144) return kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n144>();
+  if (tile == PcTile::m128n176) return kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n176>();
+  if (tile == PcTile::m128n192) return kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n192>();
   if (tile == PcTile::m192n192) {
     if (input == DType::bf16)
       return stages == 3 ? kernel_function<WgmmaInput::bf16, 3, false, PcTile::m192n192>()
@@ -981,6 +1018,15 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
     return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 3, false, PcTile::m128n256, true>(args, input, max_clusters, store)
                                 : launch_impl<WgmmaInput::f16, 3, false, PcTile::m128n256, true>(args, input, max_clusters, store);
   }
+  if (tile == PcTile::m128n144 || tile == PcTile::m128n176 || tile == PcTile::m128n192) {
+    if (!pc_tile_instantiated(input, stages, tile))
+      return Status(StatusCode::internal, "persistent cluster kernel: the fitting widths are built for bf16 at 4 stages");
+    if (args.desc.d.dtype != DType::bf16)
+      return Status(StatusCode::internal, "persistent cluster kernel: the fitting widths store a bf16 D");
+    return tile == PcTile::m128n144   ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m128n144>(args, input, max_clusters, store)
+           : tile == PcTile::m128n176 ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m128n176>(args, input, max_clusters, store)
+                                      : launch_impl<WgmmaInput::bf16, 4, false, PcTile::m128n192>(args, input, max_clusters, store);
+  }
   if (tile == PcTile::m192n192) {
     if (!pc_tile_instantiated(input, stages, tile))
       return Status(StatusCode::internal, "persistent cluster kernel: the 192x192 tile is built for bf16 (3 or 4 "
@@ -1035,13 +1081,21 @@ const void* sm90_wgmma_ws_pc_f32d_function(DType input) {
 bool pc_tile_instantiated(DType input, int stages, PcTile tile) {
   if (stages != 3 && stages != 4) return false;
   if (tile == PcTile::m128n256) return input == DType::bf16 || input == DType::f16 || input == DType::tf32;
-  return input == DType::bf16 || (input == DType::f16 && stages == 4);
+  if (tile == PcTile::m192n192) return input == DType::bf16 || (input == DType::f16 && stages == 4);
+  return input == DType::bf16 && stages == 4;  // the fitting widths
 }
 
 Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
   // Tile, threads and shared memory are the same for every input (static_assert above); BK is
   // one 128-byte row: 64 16-bit or 32 tf32 elements.
   const int tile_k = input == DType::tf32 ? Config<WgmmaInput::tf32, 3>::kTileK : Config<WgmmaInput::bf16, 3>::kTileK;
+  auto fit = [&](auto c) -> Sm90WsShape {
+    using C = decltype(c);
+    return {C::kTileM, C::kTileN, tile_k, 4, C::kThreads, static_cast<int>(C::kSmemBytes)};
+  };
+  if (tile == PcTile::m128n144) return fit(Config<WgmmaInput::bf16, 4, PcTile::m128n144>{});
+  if (tile == PcTile::m128n176) return fit(Config<WgmmaInput::bf16, 4, PcTile::m128n176>{});
+  if (tile == PcTile::m128n192) return fit(Config<WgmmaInput::bf16, 4, PcTile::m128n192>{});
   if (tile == PcTile::m192n192) {
     using C = Config<WgmmaInput::bf16, 3, PcTile::m192n192>;
     return {C::kTileM, C::kTileN, tile_k, stages, C::kThreads,
