@@ -5,6 +5,8 @@
 // epilogue that stores through shared memory by TMA. PcTile::m192n192 is the same kernel with
 // three m64n192k16 consumer warpgroups on a 192x192 tile (bf16/f16): the same 48 KB a stage, a
 // tile that divides 4224 where 128x256 pads (bench/NOTES.md, "A 192x192 tile").
+// PcTile::m128n144/176/192 (bf16, 4 stages) are the grid-fitting widths: 128 rows and the N that
+// makes the pair grid fill the clusters (bench/NOTES.md, "Grid-fitting tile widths").
 //
 // Why (bench/NOTES.md, "Hopper at peak"): the best kernel so far (`_ws_ds`) keeps the tensor pipe
 // ~77% busy at 4096^3. The public reference design at ~107% of cuBLAS on H100 (pranjalssh/fast.cu
@@ -34,8 +36,9 @@
 //    then), never before this CTA's consumers freed the stage.
 //  - Both CTAs of a cluster walk the same pair-tiles with the same k-block count, so the running
 //    stage/phase counters of both agree; they are never reset (barriers initialised once).
-//  - Odd tiles_m: the second CTA of the last pair row is a ghost. It loads its partner's A (valid
-//    memory), multicasts its B half, multiplies and arrives like any CTA, and stores nothing.
+//  - Odd tiles_m: the second CTA of the last pair row is a ghost. It loads no A and issues no
+//    MMAs (power the busy SMs use under the cap), but multicasts its B half, waits for and
+//    releases each stage like any CTA, and stores nothing.
 //  - TMA stores write whole 16-byte chunks of a row (measured here, and triton-lang/triton#11583):
 //    a box clipped at an N that is not a multiple of 8 (16-bit; 4 for f32) still overwrites D up
 //    to the next 16-byte boundary, i.e. whatever lies in the ld padding. So the D map ends at
@@ -51,6 +54,10 @@
 //    stores (256 bytes a warp) take the minimum two wavefronts, rows r and r^1 sharing banks. st.shared (generic proxy) -> fence.proxy.async
 //    -> named barrier -> one thread's TMA store + commit; before the buffer is written again that
 //    thread waits cp.async.bulk.wait_group.read 0, then the warpgroup's named barrier.
+//  - beta != 0: the same thread first TMA-loads C's boxes (map_c, C row-major in D's type) into
+//    the buffer on a per-consumer mbarrier; each thread reads C at the address it then writes D
+//    to. kF32D: bf16/f16 inputs storing f32 boxes (the tf32 layout). Split-K (PcSlabs): work
+//    items (pair-tile, split), each split's sums stored to its own f32 slab rows.
 //
 //  - Stream-K (kStreamK, bench/NOTES.md "Stream-K on the persistent cluster kernel"): 4224^3 is
 //    289 pair-tiles = 4.38 rounds on 66 clusters, so the 5th round runs 38% full. The pair-tiles
