@@ -159,9 +159,10 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
     if (square_tile_wins(g.m, g.n, r.device.sm_count) && c_as_d && g.d.layout == Layout::row &&
         g.d.dtype == g.a.dtype)
       candidates.push_back({MmaFamily::wgmma, 192, 192, tk, 4, 512, 128, 0});
-    // The grid-fitting width (128 x 144/176/192, bf16 D), where gemm() runs it: the same rule.
+    // The grid-fitting width (128 x 144/176/192, bf16/f16 D of the input type), where gemm() runs it:
+    // the same rule.
     if (const int64_t w = fit_tile_width(g.m, g.n, r.device.sm_count);
-        w > 0 && c_as_d && g.d.layout == Layout::row && g.d.dtype == DType::bf16 && in == DType::bf16)
+        w > 0 && c_as_d && g.d.layout == Layout::row && g.d.dtype == in && (in == DType::bf16 || in == DType::f16))
       candidates.push_back({MmaFamily::wgmma, 128, static_cast<int>(w), tk, 4, 384, 168, 0});
   } else {
     candidates = {base, {base.family, 128, 64, base.tile_k, base.stages, 128, base.regs_per_thread, 0},

@@ -44,7 +44,8 @@ const Instance kInstances[] = {
     // The grid-fitting widths: 144 and 176 end in a partial 64-column store box (the threads store
     // it); 192 is whole boxes.
     {DType::bf16, 4, PcTile::m128n144, "bf16_128x144_s4"},  {DType::bf16, 4, PcTile::m128n176, "bf16_128x176_s4"},
-    {DType::bf16, 4, PcTile::m128n192, "bf16_128x192_s4"}};
+    {DType::bf16, 4, PcTile::m128n192, "bf16_128x192_s4"},  {DType::f16, 4, PcTile::m128n144, "f16_128x144_s4"},
+    {DType::f16, 4, PcTile::m128n176, "f16_128x176_s4"},    {DType::f16, 4, PcTile::m128n192, "f16_128x192_s4"}};
 
 // N % 8 == 0 with beta != 0 (385x200, 640x512, 520x768): no columns past the last 16-byte chunk.
 const Shape kShapes[] = {{1, 1, 1},    {7, 7, 7},       {33, 33, 33},       {129, 129, 129}, {257, 300, 96},
@@ -150,7 +151,8 @@ const EntryCase kEntryCases[] = {
     // gemm()'s grid-fitting entry: widths 144 (64 pair-tiles), 192 (66) and 176 (63).
     {"sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore", {256, 9216, 512}},
     {"sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore", {768, 4096, 256}},
-    {"sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore", {192, 11008, 200}}};
+    {"sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore", {192, 11008, 200}},
+    {"sm90_wgmma_f16_128xNfit_s4_pc2x1_tmastore", {440, 10768, 320}}};
 
 class Sm90PcBetaEntries : public ::testing::TestWithParam<int> {};
 

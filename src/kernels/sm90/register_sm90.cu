@@ -351,7 +351,7 @@ KernelEntry pc_splitk_entry(std::string_view name) {
   return e;
 }
 
-// The grid-fitting widths of the persistent cluster kernel (128 x 144, 176, 192; bf16, 4 stages):
+// The grid-fitting widths of the persistent cluster kernel (128 x 144, 176, 192; bf16/f16, 4 stages):
 // by name each, and as gemm()'s pick (preference 4, above stream-K's 3) where fit_tile_width
 // (analysis/path_rules.hpp) finds a width whose pair grid fills the clusters: M of 150-768 on
 // large N, where 128x256 leaves SMs idle (bench/NOTES.md, "grid-fitting widths").
@@ -359,16 +359,17 @@ PcTile fit_tile(int64_t width) {
   return width == 144 ? PcTile::m128n144 : width == 176 ? PcTile::m128n176 : PcTile::m128n192;
 }
 
+template <DType In>
 KernelEntry pc_fit_entry(std::string_view name) {
-  KernelEntry e = pc_entry<DType::bf16, 4, 0, PcTile::m128n192>(name);
+  KernelEntry e = pc_entry<In, 4, 0, PcTile::m128n192>(name);
   e.preference = 4;
   e.supports = [](const GemmDesc& g) -> Status {
     if (fit_tile_width(g.m, g.n, current_sm_count()) == 0)
       return Status::unsupported("no tile width of 144-192 fills the clusters >= 5% better than 128x256 here");
-    return sm90_wgmma_ws_pc_supports(g, DType::bf16);
+    return sm90_wgmma_ws_pc_supports(g, In);
   };
   e.launch = [](const GemmArgs& a) {
-    return sm90_wgmma_ws_pc_launch(a, DType::bf16, 4, 0, PcDStore::tma,
+    return sm90_wgmma_ws_pc_launch(a, In, 4, 0, PcDStore::tma,
                                    fit_tile(fit_tile_width(a.desc.m, a.desc.n, current_sm_count())));
   };
   e.describe = [](const GemmDesc& g) {
@@ -567,7 +568,11 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n144>("sm90_wgmma_bf16_128x144x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n176>("sm90_wgmma_bf16_128x176x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n192>("sm90_wgmma_bf16_128x192x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_fit_entry("sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n144>("sm90_wgmma_f16_128x144x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n176>("sm90_wgmma_f16_128x176x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n192>("sm90_wgmma_f16_128x192x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore"));
+  table.push_back(pc_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_splitk"));
   table.push_back(pc_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_splitk"));
   table.push_back(pc_entry<DType::bf16, 3, 64>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128"));

@@ -5,7 +5,7 @@
 // epilogue that stores through shared memory by TMA. PcTile::m192n192 is the same kernel with
 // three m64n192k16 consumer warpgroups on a 192x192 tile (bf16/f16): the same 48 KB a stage, a
 // tile that divides 4224 where 128x256 pads (bench/NOTES.md, "A 192x192 tile").
-// PcTile::m128n144/176/192 (bf16, 4 stages) are the grid-fitting widths: 128 rows and the N that
+// PcTile::m128n144/176/192 (bf16/f16, 4 stages) are the grid-fitting widths: 128 rows and the N that
 // makes the pair grid fill the clusters (bench/NOTES.md, "Grid-fitting tile widths").
 //
 // Why (bench/NOTES.md, "Hopper at peak"): the best kernel so far (`_ws_ds`) keeps the tensor pipe
@@ -755,9 +755,15 @@ std::size_t flag_bytes(const PcStreamKPlan& p) {
 }
 
 const void* pick_function(DType input, int stages, PcTile tile) {
-  if (tile == PcTile::m128n144) return kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n144>();
-  if (tile == PcTile::m128n176) return kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n176>();
-  if (tile == PcTile::m128n192) return kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n192>();
+  if (tile == PcTile::m128n144)
+    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n144>()
+                                : kernel_function<WgmmaInput::f16, 4, false, PcTile::m128n144>();
+  if (tile == PcTile::m128n176)
+    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n176>()
+                                : kernel_function<WgmmaInput::f16, 4, false, PcTile::m128n176>();
+  if (tile == PcTile::m128n192)
+    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n192>()
+                                : kernel_function<WgmmaInput::f16, 4, false, PcTile::m128n192>();
   if (tile == PcTile::m192n192) {
     if (input == DType::bf16)
       return stages == 3 ? kernel_function<WgmmaInput::bf16, 3, false, PcTile::m192n192>()
@@ -1027,9 +1033,14 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
   }
   if (tile == PcTile::m128n144 || tile == PcTile::m128n176 || tile == PcTile::m128n192) {
     if (!pc_tile_instantiated(input, stages, tile))
-      return Status(StatusCode::internal, "persistent cluster kernel: the fitting widths are built for bf16 at 4 stages");
-    if (args.desc.d.dtype != DType::bf16)
-      return Status(StatusCode::internal, "persistent cluster kernel: the fitting widths store a bf16 D");
+      return Status(StatusCode::internal, "persistent cluster kernel: the fitting widths are built for bf16 and f16 "
+                                          "at 4 stages");
+    if (args.desc.d.dtype != input)
+      return Status(StatusCode::internal, "persistent cluster kernel: the fitting widths store D in the input type");
+    if (input == DType::f16)
+      return tile == PcTile::m128n144   ? launch_impl<WgmmaInput::f16, 4, false, PcTile::m128n144>(args, input, max_clusters, store)
+             : tile == PcTile::m128n176 ? launch_impl<WgmmaInput::f16, 4, false, PcTile::m128n176>(args, input, max_clusters, store)
+                                        : launch_impl<WgmmaInput::f16, 4, false, PcTile::m128n192>(args, input, max_clusters, store);
     return tile == PcTile::m128n144   ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m128n144>(args, input, max_clusters, store)
            : tile == PcTile::m128n176 ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m128n176>(args, input, max_clusters, store)
                                       : launch_impl<WgmmaInput::bf16, 4, false, PcTile::m128n192>(args, input, max_clusters, store);
@@ -1089,7 +1100,7 @@ bool pc_tile_instantiated(DType input, int stages, PcTile tile) {
   if (stages != 3 && stages != 4) return false;
   if (tile == PcTile::m128n256) return input == DType::bf16 || input == DType::f16 || input == DType::tf32;
   if (tile == PcTile::m192n192) return input == DType::bf16 || (input == DType::f16 && stages == 4);
-  return input == DType::bf16 && stages == 4;  // the fitting widths
+  return (input == DType::bf16 || input == DType::f16) && stages == 4;  // the fitting widths
 }
 
 Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
