@@ -24,12 +24,17 @@ constexpr bool swap_wide_tile_fills(int64_t m, int64_t n, int64_t sm_count) {
   return m > 32 && m <= 64 && 5 * ((n + 255) / 256) >= 4 * (sm_count > 1 ? sm_count : 1);
 }
 
-// Rounds of pair-tiles (two CTA tiles along M, one 2-CTA cluster each) that a persistent grid of
-// sm_count / 2 clusters runs for an m x n D cut into tile_m x tile_n tiles.
+// Pair-tiles (two CTA tiles along M, one 2-CTA cluster each) of an m x n D cut into tile_m x
+// tile_n tiles, and the clusters of a persistent grid on sm_count SMs.
+constexpr int64_t pair_tiles(int64_t m, int64_t n, int64_t tile_m, int64_t tile_n) {
+  return ((m + tile_m - 1) / tile_m + 1) / 2 * ((n + tile_n - 1) / tile_n);
+}
+constexpr int64_t pair_clusters(int64_t sm_count) { return sm_count / 2 > 1 ? sm_count / 2 : 1; }
+
+// Rounds of pair-tiles that a persistent grid of sm_count / 2 clusters runs.
 constexpr int64_t pair_tile_rounds(int64_t m, int64_t n, int64_t tile_m, int64_t tile_n, int64_t sm_count) {
-  const int64_t pairs = ((m + tile_m - 1) / tile_m + 1) / 2 * ((n + tile_n - 1) / tile_n);
-  const int64_t clusters = sm_count / 2 > 1 ? sm_count / 2 : 1;
-  return (pairs + clusters - 1) / clusters;
+  const int64_t clusters = pair_clusters(sm_count);
+  return (pair_tiles(m, n, tile_m, tile_n) + clusters - 1) / clusters;
 }
 
 // The persistent cluster kernel's 192x192 tile over its 128x256 tile. Both stream the same 48 KB
@@ -52,10 +57,10 @@ constexpr bool square_tile_wins(int64_t m, int64_t n, int64_t sm_count) {
 constexpr int64_t fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
   if (m <= 128 || square_tile_wins(m, n, sm_count)) return 0;
   // At most half the clusters busy on 128x256: split-K's planner splits K over them instead.
-  const int64_t pairs = ((m + 127) / 128 + 1) / 2 * ((n + 255) / 256);
-  if (2 * pairs <= (sm_count / 2 > 1 ? sm_count / 2 : 1)) return 0;
-  // More than a quarter of the tile rows padding (154x11328x13808: 40%): the padded MMAs cost the
-  // same power at every width, and measured, filling the idle SMs lost 2-5% there (run 92).
+  if (2 * pair_tiles(m, n, 128, 256) <= pair_clusters(sm_count)) return 0;
+  // More than a quarter of the tile rows padding (154x11328x13808: 40%): measured, filling the
+  // idle SMs lost 2% there (0.622x -> 0.609x, runs 90 and 92); our reading, not measured: the
+  // padded MMAs cost the same power at every width.
   if (4 * m < 3 * ((m + 127) / 128 * 128)) return 0;
   const int64_t wide = pair_tile_rounds(m, n, 128, 256, sm_count) * 256;
   int64_t best = 0, best_cost = wide;

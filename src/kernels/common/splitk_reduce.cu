@@ -86,8 +86,6 @@ __global__ void __launch_bounds__(kThreads) splitk_reduce_kernel(const SplitKRed
   }
 }
 
-bool epilogue_dtype(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
-
 template <int V>
 cudaError_t launch(const SplitKReduceArgs& args, cudaStream_t stream) {
   const int64_t line = args.row_major ? args.n : args.m;
@@ -111,11 +109,13 @@ cudaError_t launch(const SplitKReduceArgs& args, cudaStream_t stream) {
 
 }  // namespace
 
+bool splitk_reduce_dtype(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
+
 Status splitk_reduce(const SplitKReduceArgs& args, cudaStream_t stream) {
   if (args.partials == nullptr || args.d == nullptr || args.splits < 1 || args.m < 1 || args.n < 1 ||
       (args.beta != 0.0f && args.c == nullptr))
     return Status::invalid("split-K reduce: null partials/D (or C with beta != 0), or an empty shape");
-  if (!epilogue_dtype(args.d_dtype) || (args.beta != 0.0f && !epilogue_dtype(args.c_dtype)))
+  if (!splitk_reduce_dtype(args.d_dtype) || (args.beta != 0.0f && !splitk_reduce_dtype(args.c_dtype)))
     return Status::unsupported("split-K reduce: C and D must be f32, f16 or bf16");
   // Vector width: every slab line must start on a V-float boundary (line % V == 0 keeps all slab
   // offsets z*stride + outer*line aligned when the workspace and the stride are).

@@ -25,7 +25,8 @@ struct SplitKReduceArgs {
   int64_t d_row_stride = 0, d_col_stride = 0;
 };
 
-// C and D dtypes: f32, f16 or bf16.
+// The C and D dtypes the reduce reads and writes: f32, f16 or bf16.
+bool splitk_reduce_dtype(DType t);
 Status splitk_reduce(const SplitKReduceArgs& args, cudaStream_t stream);
 
 }  // namespace tcgemm

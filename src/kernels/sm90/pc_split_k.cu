@@ -26,8 +26,6 @@ GemmDesc slab_desc(const GemmDesc& g) {
   return s;
 }
 
-bool reduce_dtype(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
-
 }  // namespace
 
 PcSplitKPlan plan_pc_split_k(const GemmDesc& g, DType input, int sm_count) {
@@ -65,7 +63,7 @@ Status sm90_pc_splitk_supports(const GemmDesc& g, DType input) {
     return Status::unsupported("split-K on the persistent cluster kernel takes bf16 or f16 inputs");
   if (g.n % 4 != 0)
     return Status::unsupported("split-K on the persistent cluster kernel needs N % 4 == 0 (the f32 slabs' TMA store)");
-  if (!reduce_dtype(g.d.dtype) || (g.beta != 0.0f && !reduce_dtype(g.c.dtype)))
+  if (!splitk_reduce_dtype(g.d.dtype) || (g.beta != 0.0f && !splitk_reduce_dtype(g.c.dtype)))
     return Status::unsupported("split-K's reduce writes D (and reads C) in f32, f16 or bf16");
   if (Status s = sm90_wgmma_ws_pc_supports(slab_desc(g), input, PcDStore::tma, true); !s.ok()) return s;
   if (plan_pc_split_k(g, input, current_sm_count()).splits < 2)

@@ -101,13 +101,15 @@ using dev::WgmmaInput;
 // (or f32: kF32D) and f32 for tf32 (kDBytes); the C buffer's size depends on the stage count only.
 // Tile: 128x256 (two consumer warpgroups of m64n256) or 192x192 (three of m64n192: the tile that
 // divides 4224 where 128x256 pads, cuBLAS's choice there; bench/NOTES.md "A 192x192 tile").
+constexpr bool is_fit_tile(PcTile t) { return t == PcTile::m128n144 || t == PcTile::m128n176 || t == PcTile::m128n192; }
+
 template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256, bool kF32D = false>
 struct Config {
   static constexpr bool kSquare = Tile == PcTile::m192n192;
   // The grid-fitting widths (PcTile::m128n144/176/192): 128 rows, N chosen per shape so the pair
-  // grid fills the clusters (pc_fit_width); a width not a multiple of the 64-column store box ends
+  // grid fills the clusters (fit_tile_width, analysis/path_rules.hpp); a width not a multiple of the 64-column store box ends
   // in a partial box, stored by the threads.
-  static constexpr bool kFit = Tile == PcTile::m128n144 || Tile == PcTile::m128n176 || Tile == PcTile::m128n192;
+  static constexpr bool kFit = is_fit_tile(Tile);
   static constexpr int kTileM = kSquare ? 192 : 128;
   static constexpr int kTileN = kSquare                       ? 192
                                 : Tile == PcTile::m128n144 ? 144
@@ -145,9 +147,12 @@ struct Config {
   // TMA stores whole 16-byte chunks of a row (NOTES): 8 16-bit or 4 f32 columns.
   static constexpr int kChunkCols = 16 / kDBytes;
 
+  // Store chunks a tile, and the tile's columns in one (a fitting width: one chunk wider than the
+  // tile), and the boxes wholly inside the tile (the fitting widths' TMA-stored ones).
+  static constexpr int kChunks = (kTileN + kStoreCols - 1) / kStoreCols;
+  static constexpr int kChunkTileCols = kStoreCols < kTileN ? kStoreCols : kTileN;
+  static constexpr int kFullBoxes = kTileN / kBoxCols;
   // full + empty per stage, then one per consumer for its C tile's TMA load (beta != 0)
-  // Output columns of the tile in its last store chunk (kTileN % kStoreCols for the fitting widths).
-  static constexpr int kFullBoxes = kTileN / kBoxCols;  // boxes wholly inside the tile (one chunk)
   static constexpr uint32_t kBarrierBytes = 2 * kStages * 8 + kConsumers * 8;
   // NOTES: dynamic shared memory is only guaranteed 16-byte aligned; 128B swizzle wants every
   // tile on a 1024-byte boundary, so we over-allocate one atom and align by hand.
@@ -373,7 +378,7 @@ __device__ __forceinline__ void store_chunk_by_threads(const Params& p, uint32_t
   constexpr int kC = C::kChunkCols;                   // elements per 16 bytes
   constexpr int kG = C::kStoreCols / kC;              // 16-byte chunks per row of the C chunk
   constexpr int kChunksPerBoxRow = C::kBoxCols / kC;  // 8
-  const int cols = static_cast<int>(min(p.n - chunk_n0, static_cast<int64_t>(min(C::kStoreCols, C::kTileN))));
+  const int cols = static_cast<int>(min(p.n - chunk_n0, static_cast<int64_t>(C::kChunkTileCols)));
   const int rows = static_cast<int>(min(p.m - row0, int64_t{64}));
   if (cols <= 0 || rows <= 0) return;  // a chunk wholly past N, or a slab past M
   const int64_t base_elem = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.d) / C::kDBytes);
@@ -598,7 +603,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
       // Writes this chunk's D values over the buffer, at the addresses where C's were loaded.
       auto stage_chunk = [&](int chunk, auto with_c) {
 #pragma unroll
-        for (int jj = 0; jj < (C::kStoreCols < C::kTileN ? C::kStoreCols : C::kTileN) / 8; ++jj) {
+        for (int jj = 0; jj < C::kChunkTileCols / 8; ++jj) {
           // m64nNk16 f32 fragment: for each 8-column block j, rows 16w + l/4 (+8 for h = 1) and
           // columns 8j + 2(l%4) (+1) are acc[4j + 2h + e]; block jb of a box starts at byte
           // 8*kDBytes*jb of its 128-byte row, i.e. 16-byte chunk jb*kDBytes/2.
@@ -640,15 +645,16 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
         }
       };
 #pragma unroll
-      for (int chunk = 0; chunk < (C::kTileN + C::kStoreCols - 1) / C::kStoreCols; ++chunk) {
+      for (int chunk = 0; chunk < C::kChunks; ++chunk) {
         // The previous store from this buffer (last chunk or last tile) has been read out.
         if (t == 0) dev::bulk_wait_group_read<0>();
         named_barrier_sync(2 + consumer, 128);
         if (p.beta != 0.0f) {  // uniform
           // C's boxes of this chunk (those starting inside N; rows past M and columns past N come
           // in as zeros) into the buffer; the barrier above ordered every earlier read of it
-          // (TMA store, tail and storer-warp loads) before this write. NOTES: not prefetched: the
-          // buffer is busy with the previous store until here (one exposed load a chunk).
+          // (TMA store, tail and storer-warp loads) before this write. NOTES: loaded here, not
+          // during the mainloop: a prefetch there (once the previous store had read the buffer
+          // out) measured no gain, 221.7 against 221.4 us at 4096^3 (run 85).
           if (t == 0) {
             const int64_t chunk_n0 = tc.n0 + chunk * C::kStoreCols;
             const int boxes = row0 >= p.m || chunk_n0 >= p.n ? 0
@@ -702,7 +708,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
             *reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.d) + (row0 + r) * p.ldd + col) = v;
           }
         }
-        if (p.n_tma < p.n && p.n_tma >= chunk_n0 && p.n_tma < chunk_n0 + min(C::kStoreCols, C::kTileN)) {  // uniform
+        if (p.n_tma < p.n && p.n_tma >= chunk_n0 && p.n_tma < chunk_n0 + C::kChunkTileCols) {  // uniform
           // The tail lies in one 16-byte chunk of this chunk's columns: 64 rows x up to
           // kChunkCols - 1 columns.
           const int tail = static_cast<int>(p.n - p.n_tma);
@@ -754,16 +760,20 @@ std::size_t flag_bytes(const PcStreamKPlan& p) {
   return (static_cast<std::size_t>(p.sk_clusters) * 2 * 2 * sizeof(uint32_t) + 255) / 256 * 256;
 }
 
+// The fitting widths (4 stages, bf16 or f16): f(tag) with the width's PcTile as a type.
+template <class F>
+auto with_fit_tile(PcTile tile, F&& f) {
+  if (tile == PcTile::m128n144) return f(std::integral_constant<PcTile, PcTile::m128n144>{});
+  if (tile == PcTile::m128n176) return f(std::integral_constant<PcTile, PcTile::m128n176>{});
+  return f(std::integral_constant<PcTile, PcTile::m128n192>{});
+}
+
 const void* pick_function(DType input, int stages, PcTile tile) {
-  if (tile == PcTile::m128n144)
-    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n144>()
-                                : kernel_function<WgmmaInput::f16, 4, false, PcTile::m128n144>();
-  if (tile == PcTile::m128n176)
-    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n176>()
-                                : kernel_function<WgmmaInput::f16, 4, false, PcTile::m128n176>();
-  if (tile == PcTile::m128n192)
-    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m128n192>()
-                                : kernel_function<WgmmaInput::f16, 4, false, PcTile::m128n192>();
+  if (is_fit_tile(tile))
+    return with_fit_tile(tile, [&](auto t) {
+      return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, decltype(t)::value>()
+                                  : kernel_function<WgmmaInput::f16, 4, false, decltype(t)::value>();
+    });
   if (tile == PcTile::m192n192) {
     if (input == DType::bf16)
       return stages == 3 ? kernel_function<WgmmaInput::bf16, 3, false, PcTile::m192n192>()
@@ -1031,19 +1041,17 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
     return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 3, false, PcTile::m128n256, true>(args, input, max_clusters, store)
                                 : launch_impl<WgmmaInput::f16, 3, false, PcTile::m128n256, true>(args, input, max_clusters, store);
   }
-  if (tile == PcTile::m128n144 || tile == PcTile::m128n176 || tile == PcTile::m128n192) {
+  if (is_fit_tile(tile)) {
     if (!pc_tile_instantiated(input, stages, tile))
       return Status(StatusCode::internal, "persistent cluster kernel: the fitting widths are built for bf16 and f16 "
                                           "at 4 stages");
     if (args.desc.d.dtype != input)
       return Status(StatusCode::internal, "persistent cluster kernel: the fitting widths store D in the input type");
-    if (input == DType::f16)
-      return tile == PcTile::m128n144   ? launch_impl<WgmmaInput::f16, 4, false, PcTile::m128n144>(args, input, max_clusters, store)
-             : tile == PcTile::m128n176 ? launch_impl<WgmmaInput::f16, 4, false, PcTile::m128n176>(args, input, max_clusters, store)
-                                        : launch_impl<WgmmaInput::f16, 4, false, PcTile::m128n192>(args, input, max_clusters, store);
-    return tile == PcTile::m128n144   ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m128n144>(args, input, max_clusters, store)
-           : tile == PcTile::m128n176 ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m128n176>(args, input, max_clusters, store)
-                                      : launch_impl<WgmmaInput::bf16, 4, false, PcTile::m128n192>(args, input, max_clusters, store);
+    return with_fit_tile(tile, [&](auto t) {
+      return input == DType::bf16
+                 ? launch_impl<WgmmaInput::bf16, 4, false, decltype(t)::value>(args, input, max_clusters, store)
+                 : launch_impl<WgmmaInput::f16, 4, false, decltype(t)::value>(args, input, max_clusters, store);
+    });
   }
   if (tile == PcTile::m192n192) {
     if (!pc_tile_instantiated(input, stages, tile))
@@ -1107,13 +1115,11 @@ Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
   // Tile, threads and shared memory are the same for every input (static_assert above); BK is
   // one 128-byte row: 64 16-bit or 32 tf32 elements.
   const int tile_k = input == DType::tf32 ? Config<WgmmaInput::tf32, 3>::kTileK : Config<WgmmaInput::bf16, 3>::kTileK;
-  auto fit = [&](auto c) -> Sm90WsShape {
-    using C = decltype(c);
-    return {C::kTileM, C::kTileN, tile_k, 4, C::kThreads, static_cast<int>(C::kSmemBytes)};
-  };
-  if (tile == PcTile::m128n144) return fit(Config<WgmmaInput::bf16, 4, PcTile::m128n144>{});
-  if (tile == PcTile::m128n176) return fit(Config<WgmmaInput::bf16, 4, PcTile::m128n176>{});
-  if (tile == PcTile::m128n192) return fit(Config<WgmmaInput::bf16, 4, PcTile::m128n192>{});
+  if (is_fit_tile(tile))
+    return with_fit_tile(tile, [&](auto t) -> Sm90WsShape {
+      using C = Config<WgmmaInput::bf16, 4, decltype(t)::value>;
+      return {C::kTileM, C::kTileN, tile_k, 4, C::kThreads, static_cast<int>(C::kSmemBytes)};
+    });
   if (tile == PcTile::m192n192) {
     using C = Config<WgmmaInput::bf16, 3, PcTile::m192n192>;
     return {C::kTileM, C::kTileN, tile_k, stages, C::kThreads,
