@@ -226,6 +226,30 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
           std::to_string(narrow) + " tile (" + std::to_string(rows) + "x" + std::to_string(narrow) + ", " + std::to_string(stages) + " stages)");
 }
 
+// The cluster kernel's fitting widths on the swapped problem (kernels/sm90/pc_swap.hpp), where
+// gemm() runs them: the same rule (swap_fit_tile_width), priced by the same model on D^T = B^T A^T
+// with a 128 x width tile. Mid-size M that 128-row tiles pad or leave ghost rows in.
+void advise_swap_fit(const ShapeReport& r, double peak, std::vector<Advice>& out) {
+  const GemmDesc& g = r.desc;
+  const DType in = g.a.dtype;
+  if (r.tile.family != MmaFamily::wgmma || r.predicted.copy_us > 0 || (in != DType::bf16 && in != DType::f16) ||
+      g.a.layout != Layout::row || g.b.layout != Layout::column || g.d.layout != Layout::row || g.d.dtype != in ||
+      g.beta != 0.0f || g.n % 8 != 0)
+    return;
+  const int64_t w = swap_fit_tile_width(g.m, g.n, r.device.sm_count);
+  if (w == 0) return;
+  GemmDesc s = g;
+  std::swap(s.m, s.n);
+  const TileConfig t{MmaFamily::wgmma, 128, static_cast<int>(w), r.tile.tile_k, 4, 384, 168, 0};
+  const int b = std::max(1, ctas_for(r.device, t, in));
+  add(out, r.predicted.total_us, predict_time(s, r.device, t, b, peak).total_us,
+      "swap A/B onto a 128x" + std::to_string(w) + " tile",
+      "M=" + std::to_string(g.m) + " pads " + std::to_string(ceil_div(g.m, 128) * 128) +
+          " rows of 128-row tiles; D^T = B^T A^T puts N on the 128 rows and M on " +
+          std::to_string(ceil_div(g.m, w)) + " tile columns of " + std::to_string(w) + " (" +
+          fmt("eta_pad %.2f", static_cast<double>(g.m) / static_cast<double>(ceil_div(g.m, w) * w)) + ")");
+}
+
 }  // namespace
 
 std::vector<Advice> advise(const ShapeReport& r) {
@@ -249,6 +273,7 @@ std::vector<Advice> advise(const ShapeReport& r) {
   advise_persistent(r, out);
   advise_tiles(r, peak, out);
   advise_swap_ab(r, peak, out);
+  advise_swap_fit(r, peak, out);
 
   std::erase_if(out, [](const Advice& a) { return a.predicted_gain < 1.01; });
   std::stable_sort(out.begin(), out.end(),

@@ -49,7 +49,25 @@ constexpr bool square_tile_wins(int64_t m, int64_t n, int64_t sm_count) {
   return 20 * square <= 19 * wide;
 }
 
-// The persistent cluster kernel's grid-fitting widths (128 x 144, 176 or 192): the width whose
+// The widths the persistent cluster kernel is built with besides 256 (wgmma takes N in steps of 8;
+// 192 is the widest whose C buffer fits beside 4 stages).
+inline constexpr int64_t kFitWidths[] = {144, 160, 176, 192};
+
+// The width of kFitWidths whose pair-tile rounds cost the least MMA area (rounds x width) on an
+// m x n D in 128-row tiles; the first of equal ones.
+struct FitWidth {
+  int64_t width, cost;
+};
+constexpr FitWidth cheapest_fit_width(int64_t m, int64_t n, int64_t sm_count) {
+  FitWidth best{0, 0};
+  for (int64_t w : kFitWidths) {
+    const int64_t cost = pair_tile_rounds(m, n, 128, w, sm_count) * w;
+    if (best.width == 0 || cost < best.cost) best = {w, cost};
+  }
+  return best;
+}
+
+// The persistent cluster kernel's grid-fitting widths (128 x 144, 160, 176 or 192): the width whose
 // pair-tile rounds cost the least MMA area, where that models at least 5% below the 128x256 tile,
 // the 192x192 tile does not apply and 128x256 keeps more than half the clusters busy; 0 elsewhere. cuBLAS fills one round exactly this way
 // (256x9216x8192: a 144-wide tile on 2 x 64 CTAs, bench/NOTES.md run 91). 4096^3, 8192^3 and the
@@ -63,15 +81,26 @@ constexpr int64_t fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
   // padded MMAs cost the same power at every width.
   if (4 * m < 3 * ((m + 127) / 128 * 128)) return 0;
   const int64_t wide = pair_tile_rounds(m, n, 128, 256, sm_count) * 256;
-  int64_t best = 0, best_cost = wide;
-  for (int64_t w : {144, 176, 192}) {
-    const int64_t cost = pair_tile_rounds(m, n, 128, w, sm_count) * w;
-    if (cost < best_cost) {
-      best = w;
-      best_cost = cost;
-    }
-  }
-  return best != 0 && 20 * best_cost <= 19 * wide ? best : 0;
+  const FitWidth best = cheapest_fit_width(m, n, sm_count);
+  return 20 * best.cost <= 19 * wide ? best.width : 0;
+}
+
+// The same widths on the swapped problem D^T = B^T A^T (kernels/sm90/pc_swap.hpp): N takes the
+// tile's 128 rows and M its width, so M pads to a multiple of the width (steps of 16) instead of
+// 128-row tiles, and no CTA holds a tile row past M. 320x8192: 128x256 runs 64 pair-tiles with a
+// quarter of the CTAs ghosts; swapped, 128x160 tiles cut 320 exactly, 64 pair-tiles again at 5/8 of
+// the area. Taken where its rounds x width model below the better of 128x256 and the
+// unswapped fitting width by 1/8, on the same shapes those rules consider. NOTES (run 95): a
+// swapped tile's area costs 8-12% more than an unswapped one's (640x8192x8192: 160 x 2 rounds
+// against 192 x 2 modelled 0.83, measured 0.90); 440x10768x6312 (160 against 176, 0.91) lost 3%.
+constexpr int64_t swap_fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
+  if (m <= 128 || n <= m || square_tile_wins(m, n, sm_count)) return 0;
+  if (2 * pair_tiles(m, n, 128, 256) <= pair_clusters(sm_count)) return 0;
+  const int64_t fit = fit_tile_width(m, n, sm_count);
+  const int64_t unswapped = fit != 0 ? pair_tile_rounds(m, n, 128, fit, sm_count) * fit
+                                     : pair_tile_rounds(m, n, 128, 256, sm_count) * 256;
+  const FitWidth best = cheapest_fit_width(n, m, sm_count);
+  return 8 * best.cost <= 7 * unswapped ? best.width : 0;
 }
 
 }  // namespace tcgemm

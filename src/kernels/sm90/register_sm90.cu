@@ -2,6 +2,7 @@
 #include "kernels/common/repack.hpp"
 #include "kernels/sm90/pc_repack.hpp"
 #include "kernels/sm90/pc_split_k.hpp"
+#include "kernels/sm90/pc_swap.hpp"
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/swap_ab.hpp"
@@ -351,14 +352,10 @@ KernelEntry pc_splitk_entry(std::string_view name) {
   return e;
 }
 
-// The grid-fitting widths of the persistent cluster kernel (128 x 144, 176, 192; bf16/f16, 4 stages):
+// The grid-fitting widths of the persistent cluster kernel (128 x 144, 160, 176, 192; bf16/f16, 4 stages):
 // by name each, and as gemm()'s pick (preference 4, above stream-K's 3) where fit_tile_width
 // (analysis/path_rules.hpp) finds a width whose pair grid fills the clusters: M of 150-768 on
 // large N, where 128x256 leaves SMs idle (bench/NOTES.md, "grid-fitting widths").
-PcTile fit_tile(int64_t width) {
-  return width == 144 ? PcTile::m128n144 : width == 176 ? PcTile::m128n176 : PcTile::m128n192;
-}
-
 template <DType In>
 KernelEntry pc_fit_entry(std::string_view name) {
   KernelEntry e = pc_entry<In, 4, 0, PcTile::m128n192>(name);
@@ -370,11 +367,36 @@ KernelEntry pc_fit_entry(std::string_view name) {
   };
   e.launch = [](const GemmArgs& a) {
     return sm90_wgmma_ws_pc_launch(a, In, 4, 0, PcDStore::tma,
-                                   fit_tile(fit_tile_width(a.desc.m, a.desc.n, current_sm_count())));
+                                   pc_fit_tile(fit_tile_width(a.desc.m, a.desc.n, current_sm_count())));
   };
   e.describe = [](const GemmDesc& g) {
     const int64_t w = fit_tile_width(g.m, g.n, current_sm_count());
     return w == 0 ? std::string("no fitting width") : "128x" + std::to_string(w) + " tiles in 2-CTA clusters, 4 stages";
+  };
+  return e;
+}
+
+// The fitting widths on the swapped problem (pc_swap.hpp): gemm()'s pick (preference 5, above the
+// unswapped width's 4) where swap_fit_tile_width (analysis/path_rules.hpp, shared with explain)
+// finds a width of M that models >= 5% faster than both 128x256 and the unswapped width: M of
+// 150-640 that 128-row tiles pad or leave ghost rows in (320x8192x8192).
+template <DType In>
+KernelEntry pc_swap_fit_entry(std::string_view name) {
+  KernelEntry e = pc_entry<In, 4, 0, PcTile::m128n192>(name);
+  e.preference = 5;
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (swap_fit_tile_width(g.m, g.n, current_sm_count()) == 0)
+      return Status::unsupported("swapped, no tile width of 144-192 fits M into fewer rounds' area than the unswapped "
+                                 "tiles (by >= 5%)");
+    return sm90_pc_swap_supports(g, In);
+  };
+  e.launch = [](const GemmArgs& a) {
+    return sm90_pc_swap_launch(a, In, pc_fit_tile(swap_fit_tile_width(a.desc.m, a.desc.n, current_sm_count())));
+  };
+  e.describe = [](const GemmDesc& g) {
+    const int64_t w = swap_fit_tile_width(g.m, g.n, current_sm_count());
+    return w == 0 ? std::string("no swapped fitting width")
+                  : "swap A/B: D^T = B^T A^T on 128x" + std::to_string(w) + " tiles (N x M) in 2-CTA clusters, 4 stages";
   };
   return e;
 }
@@ -566,13 +588,17 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_f32d_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_f32d"));
   table.push_back(pc_f32d_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore_f32d"));
   table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n144>("sm90_wgmma_bf16_128x144x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n160>("sm90_wgmma_bf16_128x160x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n176>("sm90_wgmma_bf16_128x176x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n192>("sm90_wgmma_bf16_128x192x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n144>("sm90_wgmma_f16_128x144x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n160>("sm90_wgmma_f16_128x160x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n176>("sm90_wgmma_f16_128x176x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n192>("sm90_wgmma_f16_128x192x64_s4_pc2x1_tmastore"));
   table.push_back(pc_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_tmastore"));
+  table.push_back(pc_swap_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_swapab"));
   table.push_back(pc_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_splitk"));
   table.push_back(pc_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_splitk"));
   table.push_back(pc_entry<DType::bf16, 3, 64>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128"));

@@ -5,8 +5,9 @@
 // epilogue that stores through shared memory by TMA. PcTile::m192n192 is the same kernel with
 // three m64n192k16 consumer warpgroups on a 192x192 tile (bf16/f16): the same 48 KB a stage, a
 // tile that divides 4224 where 128x256 pads (bench/NOTES.md, "A 192x192 tile").
-// PcTile::m128n144/176/192 (bf16/f16, 4 stages) are the grid-fitting widths: 128 rows and the N that
-// makes the pair grid fill the clusters (bench/NOTES.md, "Grid-fitting tile widths").
+// PcTile::m128n144/160/176/192 (bf16/f16, 4 stages) are the grid-fitting widths: 128 rows and the N that
+// makes the pair grid fill the clusters (bench/NOTES.md, "Grid-fitting tile widths"); they also
+// store a column-major D, for the swapped problem of pc_swap.hpp (stage_transposed).
 //
 // Why (bench/NOTES.md, "Hopper at peak"): the best kernel so far (`_ws_ds`) keeps the tensor pipe
 // ~77% busy at 4096^3. The public reference design at ~107% of cuBLAS on H100 (pranjalssh/fast.cu
@@ -101,18 +102,18 @@ using dev::WgmmaInput;
 // (or f32: kF32D) and f32 for tf32 (kDBytes); the C buffer's size depends on the stage count only.
 // Tile: 128x256 (two consumer warpgroups of m64n256) or 192x192 (three of m64n192: the tile that
 // divides 4224 where 128x256 pads, cuBLAS's choice there; bench/NOTES.md "A 192x192 tile").
-constexpr bool is_fit_tile(PcTile t) { return t == PcTile::m128n144 || t == PcTile::m128n176 || t == PcTile::m128n192; }
 
 template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256, bool kF32D = false>
 struct Config {
   static constexpr bool kSquare = Tile == PcTile::m192n192;
-  // The grid-fitting widths (PcTile::m128n144/176/192): 128 rows, N chosen per shape so the pair
+  // The grid-fitting widths (PcTile::m128n144/160/176/192): 128 rows, N chosen per shape so the pair
   // grid fills the clusters (fit_tile_width, analysis/path_rules.hpp); a width not a multiple of the 64-column store box ends
   // in a partial box, stored by the threads.
-  static constexpr bool kFit = is_fit_tile(Tile);
+  static constexpr bool kFit = is_pc_fit_tile(Tile);
   static constexpr int kTileM = kSquare ? 192 : 128;
   static constexpr int kTileN = kSquare                       ? 192
                                 : Tile == PcTile::m128n144 ? 144
+                                : Tile == PcTile::m128n160 ? 160
                                 : Tile == PcTile::m128n176 ? 176
                                 : Tile == PcTile::m128n192 ? 192
                                                            : 256;
@@ -192,6 +193,7 @@ static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf
               check_config<WgmmaInput::bf16, 3, PcTile::m192n192>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m192n192>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m128n144>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m128n160>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m128n176>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m128n192>());
 static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
@@ -205,6 +207,9 @@ struct Params {
   void* d;        // for the tail columns past n_tma, stored by ordinary st.global
   int64_t ldd;
   int d_by_threads;  // PcDStore::threads: no TMA store; the storer warps copy C out (any ld)
+  // D column-major (the fitting widths only): the swapped problem's D^T, i.e. the caller's
+  // row-major D. Each consumer's 64 x width tile goes out as one box of width lines x 64 elements.
+  int d_trans;
   int64_t tiles_m, tiles_n;
   int64_t pairs_m;     // ceil(tiles_m / 2): clusters along M
   int64_t pair_tiles;  // pairs_m * tiles_n: the work items of a cluster
@@ -421,6 +426,42 @@ __device__ __forceinline__ void store_chunk_by_threads(const Params& p, uint32_t
   }
 }
 
+// The swapped problem's epilogue (p.d_trans): D is column-major, so the consumer's 64 x kTileN
+// fragment is written transposed, as kTileN lines of 64 elements (one 128-byte swizzle row each),
+// the box a TMA store then writes to D (the caller's row-major D: kTileN of its rows, 64 of its
+// columns). A thread holds rows r = frag_row (+8) and column pairs (c, c+1); lane l ^ 4 holds row
+// r ^ 1 of the same columns, so one shuffle lets each thread write two rows of one column as a
+// 4-byte word: even rows take column c, odd rows column c + 1. Per store instruction a warp covers
+// 8 lines x 16 bytes; the swizzle puts the 8 lines' chunks on distinct banks.
+template <class C, WgmmaInput In>
+__device__ __forceinline__ void stage_transposed(const float (&acc)[C::kAccumulators], float alpha, uint32_t c_buffer,
+                                                 int frag_row, int lane) {
+  static_assert(C::kDBytes == 2, "the transposed store packs 16-bit pairs");
+  const bool odd = (lane / 4) % 2 != 0;
+  const uint32_t col_in_pair = odd ? 1u : 0u;
+#pragma unroll
+  for (int j = 0; j < C::kTileN / 8; ++j) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const float x = alpha * acc[4 * j + 2 * h], y = alpha * acc[4 * j + 2 * h + 1];
+      uint32_t mine;
+      if constexpr (In == WgmmaInput::bf16) {
+        const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
+        mine = *reinterpret_cast<const uint32_t*>(&v);
+      } else {
+        const __half2 v = __floats2half2_rn(x, y);
+        mine = *reinterpret_cast<const uint32_t*>(&v);
+      }
+      const uint32_t other = __shfl_xor_sync(0xffffffffu, mine, 4);
+      // even r: (r, c) low, (r+1, c) high; odd r: (r-1, c+1) low, (r, c+1) high
+      const uint32_t word = odd ? __byte_perm(other, mine, 0x7632) : __byte_perm(mine, other, 0x5410);
+      const uint32_t c = static_cast<uint32_t>(8 * j + 2 * (lane % 4)) + col_in_pair;
+      const uint32_t r = static_cast<uint32_t>(frag_row + 8 * h) - col_in_pair;
+      st_shared_b32(c_buffer + c * C::kSwizzleBytes + (((r / 8) ^ (c % 8)) * 16) + (r % 8) * 2, word);
+    }
+  }
+}
+
 // --- the kernel ------------------------------------------------------------------------------
 template <WgmmaInput In, int S, bool kStreamK, PcTile T, bool kF32D>
 __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
@@ -598,6 +639,20 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
       // --- epilogue: alpha*acc (+ beta*C) -> D type -> swizzled C boxes in shared -> TMA store ---
       if (tc.ghost) continue;  // uniform across the CTA
       const int32_t row0 = tc.m0 + consumer * 64;
+      if constexpr (C::kFit) {
+        if (p.d_trans) {  // uniform; beta == 0, and M % 8 == 0 so no 16-byte chunk overhangs D's lines
+          if (t == 0) dev::bulk_wait_group_read<0>();
+          named_barrier_sync(2 + consumer, 128);
+          stage_transposed<C, In>(acc, p.alpha, c_buffer, frag_row, lane);
+          dev::fence_proxy_async_shared();
+          named_barrier_sync(2 + consumer, 128);
+          if (t == 0 && row0 < p.m) {
+            dev::tma_store_2d(&map_d, c_buffer, row0, tc.n0);  // box 64 (M, contiguous) x kTileN (N)
+            dev::bulk_commit_group();
+          }
+          continue;
+        }
+      }
       constexpr int kBlocksPerBox = C::kBoxCols / 8;
       constexpr int kBoxesPerChunk = C::kStoreCols / C::kBoxCols;
       // Writes this chunk's D values over the buffer, at the addresses where C's were loaded.
@@ -764,12 +819,13 @@ std::size_t flag_bytes(const PcStreamKPlan& p) {
 template <class F>
 auto with_fit_tile(PcTile tile, F&& f) {
   if (tile == PcTile::m128n144) return f(std::integral_constant<PcTile, PcTile::m128n144>{});
+  if (tile == PcTile::m128n160) return f(std::integral_constant<PcTile, PcTile::m128n160>{});
   if (tile == PcTile::m128n176) return f(std::integral_constant<PcTile, PcTile::m128n176>{});
   return f(std::integral_constant<PcTile, PcTile::m128n192>{});
 }
 
 const void* pick_function(DType input, int stages, PcTile tile) {
-  if (is_fit_tile(tile))
+  if (is_pc_fit_tile(tile))
     return with_fit_tile(tile, [&](auto t) {
       return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, decltype(t)::value>()
                                   : kernel_function<WgmmaInput::f16, 4, false, decltype(t)::value>();
@@ -805,11 +861,17 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   // With the storer warps writing D, no D map is encoded (D's ld may break TMA's rule); the
   // kernel's map_d parameter then carries A's map, prefetched and never used.
   const bool by_threads = store == PcDStore::threads;
-  const int64_t n_tma = by_threads ? 0 : g.n / C::kChunkCols * C::kChunkCols;
+  // A column-major D (the swapped problem, pc_swap.hpp): lines of M, boxes of 64 x kTileN.
+  const bool trans_d = g.d.layout == Layout::column;
+  if (trans_d && (!C::kFit || by_threads || slabs != nullptr || kStreamK || g.beta != 0.0f || g.m % 8 != 0))
+    return Status(StatusCode::internal, "persistent cluster kernel: a column-major D takes a fitting width, beta 0, "
+                                        "a TMA store and M % 8 == 0");
+  const int64_t n_tma = by_threads ? 0 : trans_d ? g.n : g.n / C::kChunkCols * C::kChunkCols;
   // Split-K: D is the stack of f32 slabs, splits x slab_rows rows.
   const int64_t d_lines = slabs != nullptr ? slabs->splits * slabs->slab_rows : g.m;
   Result<TensorMap2d> map_d =
       by_threads ? map_a
+      : trans_d  ? make_tensor_map_2d("D", g.d.dtype, args.d, g.m, g.n, ldd, 64, C::kTileN)
                  : make_tensor_map_2d("D", g.d.dtype, args.d, std::max<int64_t>(n_tma, C::kChunkCols), d_lines, ldd,
                                       C::kBoxCols, 64);
   if (!map_d.ok()) return map_d.status();
@@ -829,6 +891,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   p.d = args.d;
   p.ldd = ldd;
   p.d_by_threads = by_threads ? 1 : 0;
+  p.d_trans = trans_d ? 1 : 0;
   set_pair_grid(p, pair_grid(g, C::kTileM, C::kTileN, C::kTileK));
   p.alpha = g.alpha;
   p.beta = g.beta;
@@ -1041,7 +1104,7 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
     return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 3, false, PcTile::m128n256, true>(args, input, max_clusters, store)
                                 : launch_impl<WgmmaInput::f16, 3, false, PcTile::m128n256, true>(args, input, max_clusters, store);
   }
-  if (is_fit_tile(tile)) {
+  if (is_pc_fit_tile(tile)) {
     if (!pc_tile_instantiated(input, stages, tile))
       return Status(StatusCode::internal, "persistent cluster kernel: the fitting widths are built for bf16 and f16 "
                                           "at 4 stages");
@@ -1115,7 +1178,7 @@ Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
   // Tile, threads and shared memory are the same for every input (static_assert above); BK is
   // one 128-byte row: 64 16-bit or 32 tf32 elements.
   const int tile_k = input == DType::tf32 ? Config<WgmmaInput::tf32, 3>::kTileK : Config<WgmmaInput::bf16, 3>::kTileK;
-  if (is_fit_tile(tile))
+  if (is_pc_fit_tile(tile))
     return with_fit_tile(tile, [&](auto t) -> Sm90WsShape {
       using C = Config<WgmmaInput::bf16, 4, decltype(t)::value>;
       return {C::kTileM, C::kTileN, tile_k, 4, C::kThreads, static_cast<int>(C::kSmemBytes)};

@@ -40,7 +40,13 @@ enum class PcDStore { tma, threads };
 // The CTA tile: 128x256 (two consumer warpgroups, every input) or 192x192 (three consumer
 // warpgroups of m64n192; bf16 at 3 or 4 stages, f16 at 4): a pair of them divides M and N = 4224
 // and other multiples of 384 x 192 that 128x256 pads (bench/NOTES.md, "A 192x192 tile").
-enum class PcTile { m128n256, m192n192, m128n144, m128n176, m128n192 };
+// m128n144/160/176/192: the grid-fitting widths (4 stages, bf16/f16, D of the input type), which
+// also store a column-major D: the swapped problem D^T = B^T A^T of pc_swap.hpp, whose D^T tile
+// goes out as one box of width x 64 rows of D.
+enum class PcTile { m128n256, m192n192, m128n144, m128n176, m128n192, m128n160 };
+constexpr bool is_pc_fit_tile(PcTile t) {
+  return t == PcTile::m128n144 || t == PcTile::m128n160 || t == PcTile::m128n176 || t == PcTile::m128n192;
+}
 bool pc_tile_instantiated(DType input, int stages, PcTile tile);
 
 // f32_d: the _f32d instances (bf16/f16 inputs, 3 stages, 128x256), which store an f32 D (and read
