@@ -1,11 +1,12 @@
 // The swapped fitting widths (src/kernels/sm90/pc_swap.hpp): D^T = B^T A^T on the cluster
 // kernel's 128x144/160/176/192 tiles, whose epilogue then writes the swapped problem's column-major
-// D (the caller's row-major D) as width x 64 boxes. Against the device reference, bf16 and f16,
-// every width, M/N/K tails (M not a multiple of the width: the box's lines past M are clipped; N
-// tails inside a tile row; K not a multiple of 64), D poisoned with NaN and its ld padding checked,
-// on every cluster that fits and on one cluster walking every tile (the C buffer reused across
-// tiles); each run twice and compared bit for bit. The registry entry gemm() picks, and the host
-// rules: where gemm() swaps, and what the entry refuses.
+// D (the caller's row-major D) as width x 64 boxes, C's likewise TMA-loaded where beta != 0.
+// Against the device reference, bf16 and f16, every width, beta 0 and -0.5, M/N/K tails (M not a
+// multiple of the width: the box's lines past M are clipped; N tails inside a tile row; K not a
+// multiple of 64), D poisoned with NaN and its ld padding checked, on every cluster that fits and
+// on one cluster walking every tile (the C buffer reused across tiles); each run twice and
+// compared bit for bit. The registry entry gemm() picks, and the host rules: where gemm() swaps,
+// and what the entry refuses.
 #include <cuda_runtime_api.h>
 
 #include <cmath>
@@ -68,8 +69,14 @@ TEST_P(Sm90PcSwap, MatchesDeviceReferenceTwice) {
   if (small_only() && s.m * s.n > 400000) GTEST_SKIP() << "TCGEMM_TEST_SMALL=1";
   if (clusters == 1 && s.m * s.n > 2000000) GTEST_SKIP() << "one cluster: the smaller shapes";
   const Width& w = kWidths[wi];
-  // ld padded by 8 (D's padding checked), alpha 1.25 on odd shapes.
-  const GemmDesc g = tn_problem(w.input, s, 8, si % 2 ? 1.25f : 1.0f);
+  // ld padded by 8 (D's padding checked), alpha 1.25 on odd shapes; every third shape reads C
+  // (beta -0.5, its own buffer with a wider ld), C^T's box TMA-loaded into the epilogue's.
+  GemmDesc g = tn_problem(w.input, s, 8, si % 2 ? 1.25f : 1.0f);
+  if (si % 3 == 1) {
+    g.beta = -0.5f;
+    g.c = g.d;
+    g.c.ld = g.d.ld + 16;
+  }
   const Status sup = sm90_pc_swap_supports(g, w.input);
   ASSERT_TRUE(sup.ok()) << sup.message();
   KernelEntry k{};
@@ -147,8 +154,11 @@ TEST(Sm90PcSwapHost, GemmSwapsOnlyWhereTheEntryApplies) {
     ASSERT_NE(k, nullptr);
     EXPECT_NE(k->function(), nullptr);
     EXPECT_TRUE(k->supports(g).ok());
-    GemmDesc beta = g;  // no C on this path
+    GemmDesc beta = g;  // C row-major in D's type: TMA-loaded as D's boxes
     beta.beta = 1.0f;
+    EXPECT_EQ(pick_kernel(beta).value(), want);
+    beta.c.layout = Layout::column;
+    beta.c.ld = g.m;
     EXPECT_EQ(k->supports(beta).code(), StatusCode::unsupported);
     EXPECT_NE(pick_kernel(beta).value(), want);
     GemmDesc ragged = tn_problem(in, {320, 8188, 8192});  // N % 8 != 0

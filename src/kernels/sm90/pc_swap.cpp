@@ -25,7 +25,13 @@ Status sm90_pc_swap_supports(const GemmDesc& g, DType input) {
   if (g.d.layout != Layout::row || g.d.dtype != input)
     return Status::unsupported("the swapped fitting widths store D row-major in the input type (" +
                                std::string(to_string(input)) + ")");
-  if (g.beta != 0.0f) return Status::unsupported("the swapped fitting widths take beta == 0 (no C)");
+  if (g.beta != 0.0f) {
+    // C^T is TMA-loaded as D^T's own box: the same type, layout and 16-byte rules.
+    if (g.c.layout != Layout::row || g.c.dtype != input)
+      return Status::unsupported("with beta != 0 the swapped fitting widths read C row-major in the input type");
+    if (Status st = check_tma_operand("C", g.c.dtype, g.c.pointer_alignment, effective_ld(g.c, extent_c(g))); !st.ok())
+      return st;
+  }
   if (g.m < 1 || g.n < 1 || g.k < 1) return Status::unsupported("m, n and k must be at least 1");
   // The D box's lines are 64 columns of a row; TMA stores whole 16-byte chunks of a line, so a
   // row's last chunk must end at N.

@@ -430,12 +430,13 @@ __device__ __forceinline__ void store_chunk_by_threads(const Params& p, uint32_t
 // fragment is written transposed, as kTileN lines of 64 elements (one 128-byte swizzle row each),
 // the box a TMA store then writes to D (the caller's row-major D: kTileN of its rows, 64 of its
 // columns). A thread holds rows r = frag_row (+8) and column pairs (c, c+1); lane l ^ 4 holds row
-// r ^ 1 of the same columns, so one shuffle lets each thread write two rows of one column as a
+// r ^ 1 of the same columns, so after two shuffles each thread writes two rows of one column as a
 // 4-byte word: even rows take column c, odd rows column c + 1. Per store instruction a warp covers
-// 8 lines x 16 bytes; the swizzle puts the 8 lines' chunks on distinct banks.
-template <class C, WgmmaInput In>
-__device__ __forceinline__ void stage_transposed(const float (&acc)[C::kAccumulators], float alpha, uint32_t c_buffer,
-                                                 int frag_row, int lane) {
+// 8 lines x 16 bytes; the swizzle puts the 8 lines' chunks on distinct banks. kWithC: C's box was
+// TMA-loaded into the buffer (the same transposed layout), read at the word each thread then writes.
+template <class C, WgmmaInput In, bool kWithC>
+__device__ __forceinline__ void stage_transposed(const float (&acc)[C::kAccumulators], float alpha, float beta,
+                                                 uint32_t c_buffer, int frag_row, int lane) {
   static_assert(C::kDBytes == 2, "the transposed store packs 16-bit pairs");
   const bool odd = (lane / 4) % 2 != 0;
   const uint32_t col_in_pair = odd ? 1u : 0u;
@@ -443,21 +444,30 @@ __device__ __forceinline__ void stage_transposed(const float (&acc)[C::kAccumula
   for (int j = 0; j < C::kTileN / 8; ++j) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const float x = alpha * acc[4 * j + 2 * h], y = alpha * acc[4 * j + 2 * h + 1];
-      uint32_t mine;
-      if constexpr (In == WgmmaInput::bf16) {
-        const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
-        mine = *reinterpret_cast<const uint32_t*>(&v);
-      } else {
-        const __half2 v = __floats2half2_rn(x, y);
-        mine = *reinterpret_cast<const uint32_t*>(&v);
-      }
-      const uint32_t other = __shfl_xor_sync(0xffffffffu, mine, 4);
+      const float x = alpha * acc[4 * j + 2 * h], y = alpha * acc[4 * j + 2 * h + 1];  // (r, c), (r, c+1)
+      const float ox = __shfl_xor_sync(0xffffffffu, x, 4), oy = __shfl_xor_sync(0xffffffffu, y, 4);  // row r ^ 1
       // even r: (r, c) low, (r+1, c) high; odd r: (r-1, c+1) low, (r, c+1) high
-      const uint32_t word = odd ? __byte_perm(other, mine, 0x7632) : __byte_perm(mine, other, 0x5410);
+      float lo = odd ? oy : x, hi = odd ? y : ox;
       const uint32_t c = static_cast<uint32_t>(8 * j + 2 * (lane % 4)) + col_in_pair;
       const uint32_t r = static_cast<uint32_t>(frag_row + 8 * h) - col_in_pair;
-      st_shared_b32(c_buffer + c * C::kSwizzleBytes + (((r / 8) ^ (c % 8)) * 16) + (r % 8) * 2, word);
+      const uint32_t addr = c_buffer + c * C::kSwizzleBytes + (((r / 8) ^ (c % 8)) * 16) + (r % 8) * 2;
+      uint32_t word;
+      if constexpr (kWithC) {
+        asm volatile("ld.shared.b32 %0, [%1];" : "=r"(word) : "r"(addr) : "memory");
+        float2 cv;
+        if constexpr (In == WgmmaInput::bf16) cv = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&word));
+        else cv = __half22float2(*reinterpret_cast<const __half2*>(&word));
+        lo = fmaf(beta, cv.x, lo);
+        hi = fmaf(beta, cv.y, hi);
+      }
+      if constexpr (In == WgmmaInput::bf16) {
+        const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+        word = *reinterpret_cast<const uint32_t*>(&v);
+      } else {
+        const __half2 v = __floats2half2_rn(lo, hi);
+        word = *reinterpret_cast<const uint32_t*>(&v);
+      }
+      st_shared_b32(addr, word);
     }
   }
 }
@@ -640,13 +650,26 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
       if (tc.ghost) continue;  // uniform across the CTA
       const int32_t row0 = tc.m0 + consumer * 64;
       if constexpr (C::kFit) {
-        if (p.d_trans) {  // uniform; beta == 0, and M % 8 == 0 so no 16-byte chunk overhangs D's lines
+        if (p.d_trans) {  // uniform; M % 8 == 0, so no 16-byte chunk overhangs D's lines
+          if (row0 >= p.m) continue;  // this consumer's rows lie past M (uniform across it)
           if (t == 0) dev::bulk_wait_group_read<0>();
           named_barrier_sync(2 + consumer, 128);
-          stage_transposed<C, In>(acc, p.alpha, c_buffer, frag_row, lane);
+          if (p.beta != 0.0f) {  // uniform
+            // C^T's box into the buffer (the barrier above ordered the last store's reads first);
+            // out-of-bounds elements arrive as zeros and count toward the bytes.
+            if (t == 0) {
+              dev::mbarrier_arrive_expect_tx(c_bar, C::kTileN * C::kSwizzleBytes);
+              dev::tma_load_2d(c_buffer, &map_c, c_bar, row0, tc.n0);
+            }
+            dev::mbarrier_wait(c_bar, c_phase);
+            c_phase ^= 1;
+            stage_transposed<C, In, true>(acc, p.alpha, p.beta, c_buffer, frag_row, lane);
+          } else {
+            stage_transposed<C, In, false>(acc, p.alpha, 0.0f, c_buffer, frag_row, lane);
+          }
           dev::fence_proxy_async_shared();
           named_barrier_sync(2 + consumer, 128);
-          if (t == 0 && row0 < p.m) {
+          if (t == 0) {
             dev::tma_store_2d(&map_d, c_buffer, row0, tc.n0);  // box 64 (M, contiguous) x kTileN (N)
             dev::bulk_commit_group();
           }
@@ -863,9 +886,10 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   const bool by_threads = store == PcDStore::threads;
   // A column-major D (the swapped problem, pc_swap.hpp): lines of M, boxes of 64 x kTileN.
   const bool trans_d = g.d.layout == Layout::column;
-  if (trans_d && (!C::kFit || by_threads || slabs != nullptr || kStreamK || g.beta != 0.0f || g.m % 8 != 0))
-    return Status(StatusCode::internal, "persistent cluster kernel: a column-major D takes a fitting width, beta 0, "
-                                        "a TMA store and M % 8 == 0");
+  if (trans_d && (!C::kFit || by_threads || slabs != nullptr || kStreamK || g.m % 8 != 0 ||
+                  (g.beta != 0.0f && g.c.layout != Layout::column)))
+    return Status(StatusCode::internal, "persistent cluster kernel: a column-major D takes a fitting width, a TMA "
+                                        "store, M % 8 == 0 and (beta != 0) a column-major C");
   const int64_t n_tma = by_threads ? 0 : trans_d ? g.n : g.n / C::kChunkCols * C::kChunkCols;
   // Split-K: D is the stack of f32 slabs, splits x slab_rows rows.
   const int64_t d_lines = slabs != nullptr ? slabs->splits * slabs->slab_rows : g.m;
@@ -880,8 +904,9 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   const bool with_c = g.beta != 0.0f;
   if (with_c && args.c == nullptr) return Status::invalid("C must be non-null when beta != 0");
   Result<TensorMap2d> map_c =
-      with_c ? make_tensor_map_2d("C", g.c.dtype, args.c, g.n, g.m, effective_ld(g.c, extent_c(g)), C::kBoxCols, 64)
-             : map_a;
+      !with_c   ? map_a
+      : trans_d ? make_tensor_map_2d("C", g.c.dtype, args.c, g.m, g.n, effective_ld(g.c, extent_c(g)), 64, C::kTileN)
+                : make_tensor_map_2d("C", g.c.dtype, args.c, g.n, g.m, effective_ld(g.c, extent_c(g)), C::kBoxCols, 64);
   if (!map_c.ok()) return map_c.status();
 
   Params p{};
