@@ -21,6 +21,10 @@ struct TileConfig {
   int threads = 384;
   int regs_per_thread = 168;
   int64_t smem_per_cta = 0;  // 0: derived from the tile and stages (see estimated_smem_bytes)
+  // CTAs a cluster holds along M (2: the persistent cluster kernel's pairs of tile rows). The grid's
+  // tile rows round up to a multiple: an odd count leaves a ghost row that holds an SM and a round
+  // slot like a real one (320 x N on 128-row tiles: 3 rows run as 4).
+  int cluster_m = 1;
 };
 
 // The configuration tcgemm's best kernel of that family uses on this device and dtype.
@@ -46,6 +50,9 @@ Roofline roofline(const GemmDesc& g, const DeviceProfile& d, double peak_tflops)
 double wave_efficiency(int64_t grid_ctas, int sm_count, int ctas_per_sm);
 // eta_pad = M N K / (M' N' K'), each dimension rounded up to its tile
 double padding_efficiency(int64_t m, int64_t n, int64_t k, int tm, int tn, int tk);
+// ceil(M / TM) rounded up to a multiple of the cluster's CTAs along M: the grid's tile rows (a
+// single tile row stays unpaired).
+int64_t cluster_tile_rows(int64_t m, const TileConfig& t);
 
 struct WaveModel {
   int64_t tiles_m = 0, tiles_n = 0, grid_ctas = 0;

@@ -108,6 +108,12 @@ void advise_split_k(const ShapeReport& r, double peak, std::vector<Advice>& out)
             fmt("%.1f MB", static_cast<double>(g.m * g.n) * 4.0 * best / 1e6) + " of f32 partials");
 }
 
+// NOTES: a stream-K MAC iteration costs ~1.1x a plain tile's: 4224^3 measured ~1.01x over the
+// plain grid where a full-rate share modelled 1.09x (runs 54, 60-62), 256x9216x8192 1.13x where it
+// modelled 1.27x (run 87); run 91 found the shared k-blocks' cycles 35% above the plain kernel's at
+// equal clocks there (two pipeline fills a cluster, the partials written and read back).
+constexpr double kStreamKIterationCost = 1.10;
+
 void advise_stream_k(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   if (r.waves.wave_efficiency > 0.95) return;
   const GemmDesc& g = r.desc;
@@ -116,7 +122,7 @@ void advise_stream_k(const ShapeReport& r, double peak, std::vector<Advice>& out
   const int64_t per_cta = ceil_div(iters, r.waves.resident_ctas);
   const double per_sm_flops = peak * 1e12 / r.device.sm_count;
   const double iter_us = 2.0 * t.tile_m * t.tile_n * t.tile_k / per_sm_flops * 1e6;
-  const double compute = static_cast<double>(per_cta) * r.waves.ctas_per_sm * iter_us;
+  const double compute = static_cast<double>(per_cta) * r.waves.ctas_per_sm * iter_us * kStreamKIterationCost;
   // Every resident CTA may leave one partial tile for a neighbour to fix up (f32, out and in).
   const double fixup = static_cast<double>(r.waves.resident_ctas) * t.tile_m * t.tile_n * 8.0 /
                        (r.device.mem_bandwidth_gbs * 1e9) * 1e6;
@@ -158,12 +164,12 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
     const bool c_as_d = g.beta == 0.0f || (g.c.layout == Layout::row && g.c.dtype == g.d.dtype);
     if (square_tile_wins(g.m, g.n, r.device.sm_count) && c_as_d && g.d.layout == Layout::row &&
         g.d.dtype == g.a.dtype)
-      candidates.push_back({MmaFamily::wgmma, 192, 192, tk, 4, 512, 128, 0});
+      candidates.push_back({MmaFamily::wgmma, 192, 192, tk, 4, 512, 128, 0, 2});
     // The grid-fitting width (128 x 144/176/192, bf16/f16 D of the input type), where gemm() runs it:
     // the same rule.
     if (const int64_t w = fit_tile_width(g.m, g.n, r.device.sm_count);
         w > 0 && c_as_d && g.d.layout == Layout::row && g.d.dtype == in && (in == DType::bf16 || in == DType::f16))
-      candidates.push_back({MmaFamily::wgmma, 128, static_cast<int>(w), tk, 4, 384, 168, 0});
+      candidates.push_back({MmaFamily::wgmma, 128, static_cast<int>(w), tk, 4, 384, 168, 0, 2});
   } else {
     candidates = {base, {base.family, 128, 64, base.tile_k, base.stages, 128, base.regs_per_thread, 0},
                   {base.family, 64, 128, base.tile_k, base.stages, 128, base.regs_per_thread, 0},
@@ -182,7 +188,7 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
     add(out, r.predicted.total_us, best_us,
         "tile " + std::to_string(best->tile_m) + "x" + std::to_string(best->tile_n) + "x" + std::to_string(best->tile_k),
         "fits the shape better: " +
-            fmt("eta_wave %.2f", wave_efficiency(ceil_div(r.desc.m, best->tile_m) * ceil_div(r.desc.n, best->tile_n),
+            fmt("eta_wave %.2f", wave_efficiency(cluster_tile_rows(r.desc.m, *best) * ceil_div(r.desc.n, best->tile_n),
                                                  r.device.sm_count, ctas_for(r.device, *best, in))) +
             fmt(", eta_pad %.2f", padding_efficiency(r.desc.m, r.desc.n, r.desc.k, best->tile_m, best->tile_n, best->tile_k)));
 }
@@ -240,12 +246,13 @@ void advise_swap_fit(const ShapeReport& r, double peak, std::vector<Advice>& out
   if (w == 0) return;
   GemmDesc s = g;
   std::swap(s.m, s.n);
-  const TileConfig t{MmaFamily::wgmma, 128, static_cast<int>(w), r.tile.tile_k, 4, 384, 168, 0};
+  const TileConfig t{MmaFamily::wgmma, 128, static_cast<int>(w), r.tile.tile_k, 4, 384, 168, 0, 2};
   const int b = std::max(1, ctas_for(r.device, t, in));
   add(out, r.predicted.total_us, predict_time(s, r.device, t, b, peak).total_us,
       "swap A/B onto a 128x" + std::to_string(w) + " tile",
-      "M=" + std::to_string(g.m) + " pads " + std::to_string(ceil_div(g.m, 128) * 128) +
-          " rows of 128-row tiles; D^T = B^T A^T puts N on the 128 rows and M on " +
+      "M=" + std::to_string(g.m) + " runs as " + std::to_string(r.waves.m_padded) + " rows of " +
+          std::to_string(r.tile.tile_m) + "-row tiles" + (r.tile.cluster_m > 1 ? " in CTA pairs" : "") +
+          "; D^T = B^T A^T puts N on the 128 rows and M on " +
           std::to_string(ceil_div(g.m, w)) + " tile columns of " + std::to_string(w) + " (" +
           fmt("eta_pad %.2f", static_cast<double>(g.m) / static_cast<double>(ceil_div(g.m, w) * w)) + ")");
 }

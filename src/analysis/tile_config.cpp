@@ -8,8 +8,9 @@ TileConfig default_tile_config(MmaFamily family, DType input) {
   const int bytes = static_cast<int>(dtype_bytes(input));
   switch (family) {
     case MmaFamily::wgmma: {
-      // Warp-specialized: one producer warpgroup + two consumer warpgroups, 128-byte K slices.
-      TileConfig t{MmaFamily::wgmma, 128, 256, 128 / bytes, 4, 384, 168, 0};
+      // Warp-specialized: one producer warpgroup + two consumer warpgroups, 128-byte K slices, in
+      // 2-CTA clusters along M (the persistent cluster kernel gemm() runs).
+      TileConfig t{MmaFamily::wgmma, 128, 256, 128 / bytes, 4, 384, 168, 0, 2};
       return t;
     }
     case MmaFamily::mma_sync:

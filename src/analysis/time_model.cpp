@@ -64,7 +64,7 @@ TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConf
   if (ctas_per_sm < 1 || peak_tflops <= 0) return tm;
   split_k = std::max(split_k, 1);
   const int64_t k_slice = ceil_div(g.k, split_k);
-  const int64_t tiles = ceil_div(g.m, t.tile_m) * ceil_div(g.n, t.tile_n) * split_k;
+  const int64_t tiles = cluster_tile_rows(g.m, t) * ceil_div(g.n, t.tile_n) * split_k;
   const int64_t resident = int64_t{d.sm_count} * ctas_per_sm;
   const int64_t waves = ceil_div(tiles, resident);
   const double k_padded = static_cast<double>(ceil_div(k_slice, t.tile_k) * t.tile_k);
@@ -84,10 +84,12 @@ TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConf
   const double partials = split_k > 1 ? mn * 4.0 * split_k : 0.0;  // f32 partial tiles written
   tm.memory_us = (ab + (split_k > 1 ? partials : cd)) / (bw * bw_share) * 1e6;
   // Every CTA loads its own A and B tiles from L2: narrow tiles re-read the other operand's panel
-  // once per tile, which can bind before DRAM does.
+  // once per tile, which can bind before DRAM does. A cluster along M reads each B tile once and
+  // multicasts it to its CTAs.
+  const double b_share = g.m > t.tile_m ? static_cast<double>(std::max(t.cluster_m, 1)) : 1.0;
   const double tile_loads = static_cast<double>(tiles) * k_padded *
                             (static_cast<double>(t.tile_m) * dtype_bytes(g.a.dtype) +
-                             static_cast<double>(t.tile_n) * dtype_bytes(g.b.dtype));
+                             static_cast<double>(t.tile_n) * dtype_bytes(g.b.dtype) / b_share);
   tm.memory_us = std::max(tm.memory_us, tile_loads / (bw * kL2OverDram * bw_share) * 1e6);
   // The combine pass reads every partial and writes D, on the whole device.
   if (split_k > 1) tm.combine_us = (partials + cd) / bw * 1e6 + kKernelLaunchUs;

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "tcgemm/analysis.hpp"
 
 namespace tcgemm {
@@ -16,9 +18,16 @@ double padding_efficiency(int64_t m, int64_t n, int64_t k, int tm, int tn, int t
          (static_cast<double>(k) / pad(k, tk));
 }
 
+int64_t cluster_tile_rows(int64_t m, const TileConfig& t) {
+  const int64_t rows = ceil_div(m, t.tile_m);
+  // One tile row is never paired: gemm() sends it to the swap, ping-pong and split-K paths.
+  const int64_t c = rows == 1 ? 1 : std::max(t.cluster_m, 1);
+  return ceil_div(rows, c) * c;
+}
+
 WaveModel wave_model(const GemmDesc& g, const DeviceProfile& d, const TileConfig& t, int ctas_per_sm) {
   WaveModel w;
-  w.tiles_m = ceil_div(g.m, t.tile_m);
+  w.tiles_m = cluster_tile_rows(g.m, t);
   w.tiles_n = ceil_div(g.n, t.tile_n);
   w.grid_ctas = w.tiles_m * w.tiles_n;
   w.ctas_per_sm = ctas_per_sm;
@@ -31,7 +40,8 @@ WaveModel wave_model(const GemmDesc& g, const DeviceProfile& d, const TileConfig
   w.m_padded = w.tiles_m * t.tile_m;
   w.n_padded = w.tiles_n * t.tile_n;
   w.k_padded = ceil_div(g.k, t.tile_k) * t.tile_k;
-  w.padding_efficiency = padding_efficiency(g.m, g.n, g.k, t.tile_m, t.tile_n, t.tile_k);
+  w.padding_efficiency = static_cast<double>(g.m) / static_cast<double>(w.m_padded) *
+                         padding_efficiency(1, g.n, g.k, 1, t.tile_n, t.tile_k);
   return w;
 }
 

@@ -36,12 +36,17 @@ TEST(Waves, PaddingFormula) {
 TEST(Waves, ModelOf4224Cubed) {
   TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
   WaveModel w = wave_model(bf16_tn(4224, 4224, 4224), h200(), t, 1);
-  EXPECT_EQ(w.tiles_m, 33);
+  EXPECT_EQ(w.tiles_m, 34);  // 33 tile rows in 2-CTA clusters along M: a ghost row
   EXPECT_EQ(w.tiles_n, 17);  // 4224/256 = 16.5
-  EXPECT_EQ(w.grid_ctas, 561);
+  EXPECT_EQ(w.grid_ctas, 578);
   EXPECT_EQ(w.wave_count, 5);
-  EXPECT_DOUBLE_EQ(w.wave_efficiency, 561.0 / 660.0);
+  EXPECT_DOUBLE_EQ(w.wave_efficiency, 578.0 / 660.0);
+  EXPECT_EQ(w.m_padded, 4352);
   EXPECT_EQ(w.n_padded, 4352);
+  t.cluster_m = 1;  // unclustered: 33 rows
+  EXPECT_EQ(wave_model(bf16_tn(4224, 4224, 4224), h200(), t, 1).grid_ctas, 561);
+  EXPECT_EQ(wave_model(bf16_tn(128, 8192, 8192), h200(), default_tile_config(MmaFamily::wgmma, DType::bf16), 1).tiles_m,
+            1);  // one tile row is never paired
 }
 
 TEST(Roofline, FloorsOf4096CubedOnH200) {
@@ -226,10 +231,10 @@ TEST(TimeModel, PartialLastWaveIsCheaperUnderThePowerCap) {
   const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
   DeviceProfile uncapped = h200();
   uncapped.sustained_clock_mhz = 0;
-  const GemmDesc g = bf16_tn(4224, 4224, 4224);  // 561 tiles of 128x256: 4.25 waves
+  const GemmDesc g = bf16_tn(4224, 4224, 4224);  // 578 tiles of 128x256 in pairs (33 rows run as 34): 4.38 waves
   const TimeModel capped = predict_time(g, h200(), t, 1, 989.4);
   const TimeModel full = predict_time(g, uncapped, t, 1, 989.4);
-  // Last wave 25% full: charged 1520/1980 of a wave (the clock can rise no further) instead of 1.
+  // Last wave 38% full: charged 1520/1980 of a wave (the clock can rise no further) instead of 1.
   EXPECT_NEAR(capped.compute_us / full.compute_us, (4.0 + 1520.0 / 1980.0) / 5.0, 1e-9);
   // Whole waves are unchanged.
   const GemmDesc whole = bf16_tn(128 * 12, 256 * 11, 4096);  // 132 tiles: one full wave

@@ -79,11 +79,19 @@ std::string explain_text(const ShapeReport& r) {
 
   const TileConfig& t = r.tile;
   const WaveModel& w = r.waves;
-  out(s, "\nTile grid (%s, tile %dx%dx%d, %d stages, %d threads)\n", std::string(to_string(t.family)).c_str(),
-      t.tile_m, t.tile_n, t.tile_k, t.stages, t.threads);
-  out(s, "  G = ceil(%lld/%d) x ceil(%lld/%d) = %lld x %lld = %lld CTAs\n", static_cast<long long>(g.m), t.tile_m,
-      static_cast<long long>(g.n), t.tile_n, static_cast<long long>(w.tiles_m), static_cast<long long>(w.tiles_n),
-      static_cast<long long>(w.grid_ctas));
+  out(s, "\nTile grid (%s, tile %dx%dx%d, %d stages, %d threads%s)\n", std::string(to_string(t.family)).c_str(),
+      t.tile_m, t.tile_n, t.tile_k, t.stages, t.threads,
+      t.cluster_m > 1 ? (", " + std::to_string(t.cluster_m) + "-CTA clusters along M").c_str() : "");
+  const long long rows = static_cast<long long>((g.m + t.tile_m - 1) / t.tile_m);
+  if (w.tiles_m != rows)  // the cluster's ghost rows: CTAs whose tile row lies past M
+    out(s, "  G = ceil(%lld/%d) x ceil(%lld/%d) = %lld (%lld rows run as %lld in clusters of %d) x %lld = %lld CTAs\n",
+        static_cast<long long>(g.m), t.tile_m, static_cast<long long>(g.n), t.tile_n, rows, rows,
+        static_cast<long long>(w.tiles_m), t.cluster_m, static_cast<long long>(w.tiles_n),
+        static_cast<long long>(w.grid_ctas));
+  else
+    out(s, "  G = ceil(%lld/%d) x ceil(%lld/%d) = %lld x %lld = %lld CTAs\n", static_cast<long long>(g.m), t.tile_m,
+        static_cast<long long>(g.n), t.tile_n, static_cast<long long>(w.tiles_m), static_cast<long long>(w.tiles_n),
+        static_cast<long long>(w.grid_ctas));
   out(s, "  resident: %d SMs x %d CTA/SM = %lld; waves = %.2f (%lld launched)\n", r.device.sm_count,
       w.ctas_per_sm, static_cast<long long>(w.resident_ctas), w.waves, static_cast<long long>(w.wave_count));
   out(s, "  eta_wave = %.3f   eta_pad = %.3f (padded to %lld x %lld x %lld)\n", w.wave_efficiency,
