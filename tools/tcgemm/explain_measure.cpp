@@ -22,6 +22,7 @@ double predicted_us(const ShapeReport& r, const KernelEntry& k) {
   t.tile_k = k.tile_k;
   t.stages = k.stages;
   t.threads = k.threads;
+  t.cluster_m = k.cluster_m;
   t.smem_per_cta = 0;
   const KernelResources res{t.threads, t.regs_per_thread, 0, estimated_smem_bytes(t, g.a.dtype)};
   Result<Occupancy> occ = compute_occupancy(r.device, res);
