@@ -401,6 +401,15 @@ KernelEntry pc_swap_fit_entry(std::string_view name) {
   return e;
 }
 
+// One swapped width by name (the profiler's sweeps): wherever the layouts and rules allow it.
+template <DType In, PcTile kTile>
+KernelEntry pc_swap_width_entry(std::string_view name) {
+  KernelEntry e = pc_entry<In, 4, 0, kTile>(name);
+  e.supports = [](const GemmDesc& g) { return sm90_pc_swap_supports(g, In); };
+  e.launch = [](const GemmArgs& a) { return sm90_pc_swap_launch(a, In, kTile); };
+  return e;
+}
+
 // The 192x192 tile of the persistent cluster kernel (three consumer warpgroups): by name, and as
 // gemm()'s pick (preference 4, above stream-K's 3) where square_tile_wins (analysis/path_rules.hpp,
 // shared with explain's advice): fewer rounds of tiles than 128x256 for the same MMAs, e.g. 4224^3.
@@ -599,6 +608,14 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_swap_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_swapab"));
   table.push_back(pc_swap_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n144>("sm90_wgmma_bf16_128x144x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n160>("sm90_wgmma_bf16_128x160x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n176>("sm90_wgmma_bf16_128x176x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n192>("sm90_wgmma_bf16_128x192x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n144>("sm90_wgmma_f16_128x144x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n160>("sm90_wgmma_f16_128x160x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n176>("sm90_wgmma_f16_128x176x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n192>("sm90_wgmma_f16_128x192x64_s4_pc2x1_swapab"));
   table.push_back(pc_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_splitk"));
   table.push_back(pc_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_splitk"));
   table.push_back(pc_entry<DType::bf16, 3, 64>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128"));
