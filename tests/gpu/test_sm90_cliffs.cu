@@ -633,12 +633,16 @@ const Shape kSwapShapes[] = {{1, 1, 1},      {7, 33, 7},       {16, 1000, 1001},
 const int kSwapSplitCounts[] = {0, 1, 3, 64};
 
 // The swap entries that take this M: the one gemm() may run (preference 4, or 3 for the 128-wide
-// tile, level with planned split-K) first, then any 128-row alternate of the same width.
+// tile, level with planned split-K) first, then any 128-row alternate of the same width. (The
+// cluster kernel's swapped widths, *_pc2x1_swapab, take M > 128 only: none of these shapes.)
 std::vector<const KernelEntry*> swap_entries_for(const GemmDesc& g) {
   std::vector<const KernelEntry*> found;
   for (const KernelEntry& k : kernel_registry())
-    if (k.input == g.a.dtype && std::string_view(k.name).ends_with("_swapab") && k.supports(g).ok())
+    if (k.input == g.a.dtype && std::string_view(k.name).ends_with("_swapab") && k.supports(g).ok()) {
+      EXPECT_TRUE(k.split_k && k.workspace_bytes) << k.name << ": a swap entry for M <= 128 without its plan";
+      if (!k.split_k || !k.workspace_bytes) continue;
       found.insert(k.preference >= 3 ? found.begin() : found.end(), &k);
+    }
   EXPECT_FALSE(found.empty()) << "no swap entry for M = " << g.m;
   if (!found.empty())
     EXPECT_EQ(found.front()->preference, g.m > 64 ? 3 : 4) << "no preferred swap entry for M = " << g.m;

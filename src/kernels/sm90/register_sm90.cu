@@ -401,11 +401,15 @@ KernelEntry pc_swap_fit_entry(std::string_view name) {
   return e;
 }
 
-// One swapped width by name (the profiler's sweeps): wherever the layouts and rules allow it.
+// One swapped width by name (the profiler's sweeps): M > 128 (the narrow swap-A/B tiles serve the
+// rest) wherever the layouts and rules allow it.
 template <DType In, PcTile kTile>
 KernelEntry pc_swap_width_entry(std::string_view name) {
   KernelEntry e = pc_entry<In, 4, 0, kTile>(name);
-  e.supports = [](const GemmDesc& g) { return sm90_pc_swap_supports(g, In); };
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (g.m <= 128) return Status::unsupported("M <= 128: the narrow swap-A/B tiles (*_swapab) serve it");
+    return sm90_pc_swap_supports(g, In);
+  };
   e.launch = [](const GemmArgs& a) { return sm90_pc_swap_launch(a, In, kTile); };
   return e;
 }
