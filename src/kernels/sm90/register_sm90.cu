@@ -380,9 +380,18 @@ KernelEntry pc_fit_entry(std::string_view name) {
 // unswapped width's 4) where swap_fit_tile_width (analysis/path_rules.hpp, shared with explain)
 // finds a width of M that models >= 5% faster than both 128x256 and the unswapped width: M of
 // 150-640 that 128-row tiles pad or leave ghost rows in (320x8192x8192).
+// Swapped entries declare their tile in the caller's orientation (width of M x 128 rows of N, the
+// CTA pairs along N), as the small-M swap entries do; the rule's entry declares the widest width.
+void orient_swapped(KernelEntry& e) {
+  std::swap(e.tile_m, e.tile_n);
+  e.cluster_m = 1;
+  e.cluster_n = 2;
+}
+
 template <DType In>
 KernelEntry pc_swap_fit_entry(std::string_view name) {
   KernelEntry e = pc_entry<In, 4, 0, PcTile::m128n192>(name);
+  orient_swapped(e);
   e.preference = 5;
   e.supports = [](const GemmDesc& g) -> Status {
     if (swap_fit_tile_width(g.m, g.n, current_sm_count()) == 0)
@@ -401,11 +410,12 @@ KernelEntry pc_swap_fit_entry(std::string_view name) {
   return e;
 }
 
-// One swapped width by name (the profiler's sweeps): M > 128 (the narrow swap-A/B tiles serve the
+// One swapped width by name (the profiler's sweeps; `<width>x128`: M's width by N's 128 rows): M > 128 (the narrow swap-A/B tiles serve the
 // rest) wherever the layouts and rules allow it.
 template <DType In, PcTile kTile>
 KernelEntry pc_swap_width_entry(std::string_view name) {
   KernelEntry e = pc_entry<In, 4, 0, kTile>(name);
+  orient_swapped(e);
   e.supports = [](const GemmDesc& g) -> Status {
     if (g.m <= 128) return Status::unsupported("M <= 128: the narrow swap-A/B tiles (*_swapab) serve it");
     return sm90_pc_swap_supports(g, In);
@@ -612,14 +622,14 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_swap_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_swapab"));
   table.push_back(pc_swap_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n144>("sm90_wgmma_bf16_128x144x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n160>("sm90_wgmma_bf16_128x160x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n176>("sm90_wgmma_bf16_128x176x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n192>("sm90_wgmma_bf16_128x192x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n144>("sm90_wgmma_f16_128x144x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n160>("sm90_wgmma_f16_128x160x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n176>("sm90_wgmma_f16_128x176x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n192>("sm90_wgmma_f16_128x192x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n144>("sm90_wgmma_bf16_144x128x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n160>("sm90_wgmma_bf16_160x128x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n176>("sm90_wgmma_bf16_176x128x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n192>("sm90_wgmma_bf16_192x128x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n144>("sm90_wgmma_f16_144x128x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n160>("sm90_wgmma_f16_160x128x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n176>("sm90_wgmma_f16_176x128x64_s4_pc2x1_swapab"));
+  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n192>("sm90_wgmma_f16_192x128x64_s4_pc2x1_swapab"));
   table.push_back(pc_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_splitk"));
   table.push_back(pc_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_splitk"));
   table.push_back(pc_entry<DType::bf16, 3, 64>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128"));
