@@ -253,7 +253,8 @@ void advise_swap_fit(const ShapeReport& r, double peak, std::vector<Advice>& out
       "M=" + std::to_string(g.m) + " runs as " + std::to_string(r.waves.m_padded) + " rows of " +
           std::to_string(r.tile.tile_m) + "-row tiles" + (r.tile.cluster_m > 1 ? " in CTA pairs" : "") +
           "; D^T = B^T A^T puts N on the 128 rows and M on " +
-          std::to_string(ceil_div(g.m, w)) + " tile columns of " + std::to_string(w) + " (" +
+          std::to_string(ceil_div(g.m, w)) + (ceil_div(g.m, w) == 1 ? " tile column of " : " tile columns of ") +
+          std::to_string(w) + " (" +
           fmt("eta_pad %.2f", static_cast<double>(g.m) / static_cast<double>(ceil_div(g.m, w) * w)) + ")");
 }
 
