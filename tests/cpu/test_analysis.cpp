@@ -187,6 +187,30 @@ TEST(Explain, TopAdviceIsTheMeasuredCure) {
   }
 }
 
+// The mid-size shapes whose measured fastest path is the swapped or the unswapped fitting width
+// (runs 95, 101, 105 on the H200): the pair grid's ghost rows and M padding put it first.
+TEST(Explain, MidSizeTopAdviceIsTheMeasuredWidth) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  const struct {
+    int64_t m, n, k;
+    const char* action;
+  } cases[] = {{320, 8192, 8192, "swap A/B onto a 128x160 tile"}, {384, 8192, 8192, "swap A/B onto a 128x192 tile"},
+               {640, 8192, 8192, "swap A/B onto a 128x160 tile"}, {154, 11328, 13808, "swap A/B onto a 128x160 tile"},
+               {192, 11008, 4096, "swap A/B onto a 128x192 tile"}, {256, 9216, 8192, "tile 128x144x64"}};
+  for (const auto& c : cases) {
+    Result<ShapeReport> r = explain(bf16_tn(c.m, c.n, c.k), h200(), t);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    ASSERT_FALSE(r->advice.empty()) << c.m << "x" << c.n << "x" << c.k;
+    EXPECT_EQ(r->advice.front().action, c.action)
+        << c.m << "x" << c.n << "x" << c.k << ": top advice is " << r->advice.front().action;
+  }
+  // 320 = 3 tile rows of 128, run as 4 in CTA pairs: the report's grid says so.
+  Result<ShapeReport> r = explain(bf16_tn(320, 8192, 8192), h200(), t);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->waves.tiles_m, 4);
+  EXPECT_EQ(r->waves.m_padded, 512);
+}
+
 // 4097^3 after the copy: computing D's one-row/one-column edge in the copy beat stream-K on the
 // padded grid in the same process (4.25x against 4.07x, bench/NOTES.md "Strips in the copy"), so
 // it ranks next after the repack; 4095^3's 127-row/255-column edge is not thin and draws none.
