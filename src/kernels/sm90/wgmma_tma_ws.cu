@@ -314,9 +314,10 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     if constexpr (kMovesRegisters) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
     if constexpr (kThreadLoads) {
       const ThreadLoads& ld = p.loads;
+      int s = 0;
+      uint32_t round = 0;  // NOTES: counters, not kt % kStages: 7 and 9 stages made that a division a k-block
       for (int kt = 0; kt < k_tiles; ++kt) {
-        const int s = kt % C::kStages;
-        if (kt >= C::kStages) dev::mbarrier_wait(ring.empty(s), ((kt / C::kStages) - 1) & 1);
+        if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
         const int64_t k0 = static_cast<int64_t>(kt_first + kt) * C::kTileK;
         dev::thread_load_tile<C::kTileM>(smem_raw + (ring.a(s) - raw), ld.a, ld.lda, ld.a_k_contiguous, m0, p.m, k0, p.k,
                                          reinterpret_cast<uintptr_t>(ld.a), ld.a_end);
@@ -324,6 +325,10 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
                                          reinterpret_cast<uintptr_t>(ld.b), ld.b_end);
         dev::fence_proxy_async_shared();  // this thread's stores, before wgmma reads them (async proxy)
         dev::mbarrier_arrive(ring.full(s));
+        if (++s == C::kStages) {
+          s = 0;
+          ++round;
+        }
       }
     } else if (threadIdx.x == 0) {
       // NOTES: MN-major operands arrive as 64-element column blocks. A block wholly past M (or N)
@@ -337,10 +342,11 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       const int b_blocks = static_cast<int>(min(static_cast<int64_t>(kBBlocks), (p.n - n0 + C::kMnBlock - 1) / C::kMnBlock));
       const uint32_t stage_bytes = (kAMnMajor ? a_blocks * C::kMnBlockBytes : C::kABytes) +
                                    (kBMnMajor ? b_blocks * C::kMnBlockBytes : C::kBBytes);
+      int s = 0;
+      uint32_t round = 0;
       for (int kt = 0; kt < k_tiles; ++kt) {
-        const int s = kt % C::kStages;
-        // The slot is free once the consumers released its previous use (round kt/S - 1).
-        if (kt >= C::kStages) dev::mbarrier_wait(ring.empty(s), ((kt / C::kStages) - 1) & 1);
+        // The slot is free once the consumers released its previous use (round - 1).
+        if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
         dev::mbarrier_arrive_expect_tx(ring.full(s), stage_bytes);
         const int32_t k0 = (kt_first + kt) * C::kTileK;
         if constexpr (!kAMnMajor) {
@@ -358,6 +364,10 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
           for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
             if (i < b_blocks)
               dev::tma_load_2d(ring.b(s) + i * C::kMnBlockBytes, &map_b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+        }
+        if (++s == C::kStages) {
+          s = 0;
+          ++round;
         }
       }
     }
@@ -381,9 +391,10 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
 #pragma unroll
     for (int i = 0; i < C::kAccumulators; ++i) acc[i] = 0.0f;
 
+    int s = 0, prev = 0;
+    uint32_t phase = 0;
     for (int kt = 0; kt < k_tiles; ++kt) {
-      const int s = kt % C::kStages;
-      dev::mbarrier_wait(ring.full(s), (kt / C::kStages) & 1);
+      dev::mbarrier_wait(ring.full(s), phase);
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kALbo, kSbo);
       const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kBLbo, kSbo);
 #pragma unroll
@@ -398,7 +409,12 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
       // Keep this k-tile's MMAs in flight; the previous one has finished reading its stage.
       dev::wgmma_wait_group<1>();
-      if (kt > 0 && lane == 0) dev::mbarrier_arrive(ring.empty((kt - 1) % C::kStages));
+      if (kt > 0 && lane == 0) dev::mbarrier_arrive(ring.empty(prev));
+      prev = s;
+      if (++s == C::kStages) {
+        s = 0;
+        phase ^= 1;
+      }
     }
     dev::wgmma_wait_group<0>();
 #pragma unroll
