@@ -50,8 +50,10 @@ Roofline roofline(const GemmDesc& g, const DeviceProfile& d, double peak_tflops)
 double wave_efficiency(int64_t grid_ctas, int sm_count, int ctas_per_sm);
 // eta_pad = M N K / (M' N' K'), each dimension rounded up to its tile
 double padding_efficiency(int64_t m, int64_t n, int64_t k, int tm, int tn, int tk);
-// ceil(M / TM) rounded up to a multiple of the cluster's CTAs along M: the grid's tile rows (a
-// single tile row stays unpaired).
+// The CTAs a cluster holds along M for this M: t.cluster_m, but 1 where M is a single tile row
+// (gemm() never pairs one row: the swap, ping-pong and split-K paths take it).
+int cluster_ctas_m(int64_t m, const TileConfig& t);
+// ceil(M / TM) rounded up to a multiple of cluster_ctas_m: the grid's tile rows.
 int64_t cluster_tile_rows(int64_t m, const TileConfig& t);
 
 struct WaveModel {

@@ -49,6 +49,10 @@ constexpr bool square_tile_wins(int64_t m, int64_t n, int64_t sm_count) {
   return 20 * square <= 19 * wide;
 }
 
+// M rounded up to whole 128-row tiles; a quarter of them padding is where the fitting-width rules
+// below turn away from 128-row tiles.
+constexpr int64_t rows_in_128_tiles(int64_t m) { return (m + 127) / 128 * 128; }
+
 // The widths the persistent cluster kernel is built with besides 256 (wgmma takes N in steps of 8;
 // 192 is the widest whose C buffer fits beside 4 stages).
 inline constexpr int64_t kFitWidths[] = {144, 160, 176, 192};
@@ -79,7 +83,7 @@ constexpr int64_t fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
   // More than a quarter of the tile rows padding (154x11328x13808: 40%): measured, filling the
   // idle SMs lost 2% there (0.622x -> 0.609x, runs 90 and 92); our reading, not measured: the
   // padded MMAs cost the same power at every width.
-  if (4 * m < 3 * ((m + 127) / 128 * 128)) return 0;
+  if (4 * m < 3 * rows_in_128_tiles(m)) return 0;
   const int64_t wide = pair_tile_rounds(m, n, 128, 256, sm_count) * 256;
   const FitWidth best = cheapest_fit_width(m, n, sm_count);
   return 20 * best.cost <= 19 * wide ? best.width : 0;
@@ -100,7 +104,7 @@ constexpr int64_t swap_fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
   // rows): 192x11008x4096 ran 43.6 us swapped onto one 192 column against 45.4 on the unswapped
   // 176, the same single round (run 101). It stays the fallback where the swap cannot run.
   const int64_t fit = fit_tile_width(m, n, sm_count);
-  const bool fit_pads = 4 * m <= 3 * ((m + 127) / 128 * 128);
+  const bool fit_pads = 4 * m <= 3 * rows_in_128_tiles(m);
   const int64_t unswapped = fit != 0 && !fit_pads ? pair_tile_rounds(m, n, 128, fit, sm_count) * fit
                                                   : pair_tile_rounds(m, n, 128, 256, sm_count) * 256;
   const FitWidth best = cheapest_fit_width(n, m, sm_count);

@@ -86,7 +86,7 @@ TimeModel predict_time(const GemmDesc& g, const DeviceProfile& d, const TileConf
   // Every CTA loads its own A and B tiles from L2: narrow tiles re-read the other operand's panel
   // once per tile, which can bind before DRAM does. A cluster along M reads each B tile once and
   // multicasts it to its CTAs.
-  const double b_share = g.m > t.tile_m ? static_cast<double>(std::max(t.cluster_m, 1)) : 1.0;
+  const double b_share = cluster_ctas_m(g.m, t);
   const double tile_loads = static_cast<double>(tiles) * k_padded *
                             (static_cast<double>(t.tile_m) * dtype_bytes(g.a.dtype) +
                              static_cast<double>(t.tile_n) * dtype_bytes(g.b.dtype) / b_share);

@@ -18,11 +18,11 @@ double padding_efficiency(int64_t m, int64_t n, int64_t k, int tm, int tn, int t
          (static_cast<double>(k) / pad(k, tk));
 }
 
+int cluster_ctas_m(int64_t m, const TileConfig& t) { return m <= t.tile_m ? 1 : std::max(t.cluster_m, 1); }
+
 int64_t cluster_tile_rows(int64_t m, const TileConfig& t) {
-  const int64_t rows = ceil_div(m, t.tile_m);
-  // One tile row is never paired: gemm() sends it to the swap, ping-pong and split-K paths.
-  const int64_t c = rows == 1 ? 1 : std::max(t.cluster_m, 1);
-  return ceil_div(rows, c) * c;
+  const int64_t c = cluster_ctas_m(m, t);
+  return ceil_div(ceil_div(m, t.tile_m), c) * c;
 }
 
 WaveModel wave_model(const GemmDesc& g, const DeviceProfile& d, const TileConfig& t, int ctas_per_sm) {

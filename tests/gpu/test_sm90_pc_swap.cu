@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "analysis/path_rules.hpp"
@@ -171,6 +172,13 @@ TEST(Sm90PcSwapHost, GemmSwapsOnlyWhereTheEntryApplies) {
     col_d.d.layout = Layout::column;
     col_d.d.ld = g.m;
     EXPECT_EQ(k->supports(col_d).code(), StatusCode::unsupported);
+    // explain --measure predicts the tile the entry runs for the shape, in the caller's orientation.
+    ASSERT_NE(k->tile_for, nullptr);
+    EXPECT_EQ(k->tile_for(g), (std::pair<int, int>{160, 128}));
+    const KernelEntry* fit = find_kernel(std::string("sm90_wgmma_") + std::string(to_string(in)) + "_128xNfit_s4_pc2x1_tmastore");
+    ASSERT_NE(fit, nullptr);
+    ASSERT_NE(fit->tile_for, nullptr);
+    EXPECT_EQ(fit->tile_for(tn_problem(in, {256, 9216, 8192})), (std::pair<int, int>{128, 144}));
     // The peak shapes and the unswapped widths' shapes keep their kernels.
     EXPECT_NE(pick_kernel(tn_problem(in, {4096, 4096, 4096})).value(), want);
     EXPECT_NE(pick_kernel(tn_problem(in, {256, 9216, 8192})).value(), want);

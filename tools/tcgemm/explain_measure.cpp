@@ -4,9 +4,9 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <tuple>
 
 #include "analysis/family_peak.hpp"
-#include "analysis/path_rules.hpp"
 #include "profile_runner.hpp"
 #include "runtime/registry.hpp"
 
@@ -18,16 +18,7 @@ namespace {
 double predicted_us(const ShapeReport& r, const KernelEntry& k) {
   const GemmDesc& g = r.desc;
   TileConfig t = default_tile_config(k.family, g.a.dtype);
-  t.tile_m = k.tile_m;
-  t.tile_n = k.tile_n;
-  // gemm()'s fitting-width entries run the width their rule picks for this shape (the registry
-  // lists the widest): 128 x width unswapped, width (of M) x 128 swapped.
-  const std::string_view name = k.name;
-  if (name.find("_128xNfit_") != std::string_view::npos) {
-    const bool swapped = name.ends_with("_swapab");
-    const int64_t w = swapped ? swap_fit_tile_width(g.m, g.n, r.device.sm_count) : fit_tile_width(g.m, g.n, r.device.sm_count);
-    if (w > 0) (swapped ? t.tile_m : t.tile_n) = static_cast<int>(w);
-  }
+  std::tie(t.tile_m, t.tile_n) = k.tile_for ? k.tile_for(g) : std::pair<int, int>{k.tile_m, k.tile_n};
   t.tile_k = k.tile_k;
   t.stages = k.stages;
   t.threads = k.threads;

@@ -373,6 +373,10 @@ KernelEntry pc_fit_entry(std::string_view name) {
     const int64_t w = fit_tile_width(g.m, g.n, current_sm_count());
     return w == 0 ? std::string("no fitting width") : "128x" + std::to_string(w) + " tiles in 2-CTA clusters, 4 stages";
   };
+  e.tile_for = [](const GemmDesc& g) {
+    const int64_t w = fit_tile_width(g.m, g.n, current_sm_count());
+    return std::pair<int, int>{128, w > 0 ? static_cast<int>(w) : 192};
+  };
   return e;
 }
 
@@ -406,6 +410,10 @@ KernelEntry pc_swap_fit_entry(std::string_view name) {
     const int64_t w = swap_fit_tile_width(g.m, g.n, current_sm_count());
     return w == 0 ? std::string("no swapped fitting width")
                   : "swap A/B: D^T = B^T A^T on 128x" + std::to_string(w) + " tiles (N x M) in 2-CTA clusters, 4 stages";
+  };
+  e.tile_for = [](const GemmDesc& g) {  // the caller's orientation: M's width x N's 128 rows
+    const int64_t w = swap_fit_tile_width(g.m, g.n, current_sm_count());
+    return std::pair<int, int>{w > 0 ? static_cast<int>(w) : 192, 128};
   };
   return e;
 }

@@ -249,6 +249,23 @@ __device__ __forceinline__ void st_shared_v2_f32(uint32_t addr, float x, float y
   asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(x), "f"(y) : "memory");
 }
 
+// Two floats as one 4-byte word of the 16-bit input type (lo in the low half), and back.
+template <WgmmaInput In>
+__device__ __forceinline__ uint32_t pack_pair(float lo, float hi) {
+  if constexpr (In == WgmmaInput::bf16) {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  } else {
+    const __half2 v = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  }
+}
+template <WgmmaInput In>
+__device__ __forceinline__ float2 unpack_pair(uint32_t bits) {
+  if constexpr (In == WgmmaInput::bf16) return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
+  else return __half22float2(*reinterpret_cast<const __half2*>(&bits));
+}
+
 // Tile order, shared by producer and consumers: pair-tile pt (a cluster's work item) -> tile
 // coordinates. Groups of p.group pair rows sweep all tile columns (along M), or groups of p.group
 // tile columns sweep all pair rows (along N), so the clusters resident at once share B columns
@@ -451,23 +468,14 @@ __device__ __forceinline__ void stage_transposed(const float (&acc)[C::kAccumula
       const uint32_t c = static_cast<uint32_t>(8 * j + 2 * (lane % 4)) + col_in_pair;
       const uint32_t r = static_cast<uint32_t>(frag_row + 8 * h) - col_in_pair;
       const uint32_t addr = c_buffer + c * C::kSwizzleBytes + (((r / 8) ^ (c % 8)) * 16) + (r % 8) * 2;
-      uint32_t word;
       if constexpr (kWithC) {
-        asm volatile("ld.shared.b32 %0, [%1];" : "=r"(word) : "r"(addr) : "memory");
-        float2 cv;
-        if constexpr (In == WgmmaInput::bf16) cv = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&word));
-        else cv = __half22float2(*reinterpret_cast<const __half2*>(&word));
+        uint32_t bits;
+        asm volatile("ld.shared.b32 %0, [%1];" : "=r"(bits) : "r"(addr) : "memory");
+        const float2 cv = unpack_pair<In>(bits);
         lo = fmaf(beta, cv.x, lo);
         hi = fmaf(beta, cv.y, hi);
       }
-      if constexpr (In == WgmmaInput::bf16) {
-        const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-        word = *reinterpret_cast<const uint32_t*>(&v);
-      } else {
-        const __half2 v = __floats2half2_rn(lo, hi);
-        word = *reinterpret_cast<const uint32_t*>(&v);
-      }
-      st_shared_b32(addr, word);
+      st_shared_b32(addr, pack_pair<In>(lo, hi));
     }
   }
 }
@@ -699,25 +707,16 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
               } else {
                 uint32_t bits;
                 asm volatile("ld.shared.b32 %0, [%1];" : "=r"(bits) : "r"(addr) : "memory");
-                if constexpr (In == WgmmaInput::bf16) {
-                  const float2 f = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
-                  cx = f.x, cy = f.y;
-                } else {
-                  const float2 f = __half22float2(*reinterpret_cast<const __half2*>(&bits));
-                  cx = f.x, cy = f.y;
-                }
+                const float2 f = unpack_pair<In>(bits);
+                cx = f.x, cy = f.y;
               }
               x = fmaf(p.beta, cx, x);
               y = fmaf(p.beta, cy, y);
             }
             if constexpr (C::kDBytes == 4) {
               st_shared_v2_f32(addr, x, y);
-            } else if constexpr (In == WgmmaInput::bf16) {
-              const __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
-              st_shared_b32(addr, *reinterpret_cast<const uint32_t*>(&v));
             } else {
-              const __half2 v = __floats2half2_rn(x, y);
-              st_shared_b32(addr, *reinterpret_cast<const uint32_t*>(&v));
+              st_shared_b32(addr, pack_pair<In>(x, y));
             }
           }
         }
