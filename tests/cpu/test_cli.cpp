@@ -54,6 +54,25 @@ TEST(Cli, BadOccupancyInput) {
   expect_usage_error("occupancy --device=nope", "--device=nope");
 }
 
+TEST(Cli, BadBandwidthInput) {
+  expect_usage_error("bandwidth --bytes=100", "--bytes must be at least 1 MiB");
+  expect_usage_error("bandwidth --bytes=1048577", "multiple of 16");
+  expect_usage_error("bandwidth --grids=0", "--grids");
+  expect_usage_error("bandwidth --iterations=1", "--iterations must be >= 3");
+  expect_usage_error("bandwidth --bytes=lots", "--bytes");
+}
+
+TEST(Cli, BandwidthSaysItNeedsAGpuOrPrintsItsTable) {
+  const CliRun r = run_cli("bandwidth --bytes=1048576 --grids=8 --iterations=3");
+  if (r.code == 0) {  // a GPU was there and measured
+    EXPECT_NE(r.out.find("TB/s (r + w)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("memcpy"), std::string::npos) << r.out;
+    return;
+  }
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("measuring bandwidth needs one"), std::string::npos) << r.out;
+}
+
 TEST(Cli, SeedBlackwellKernelIsClosedAtOneCta) {
   const CliRun r = run_cli("occupancy --device=b200 --threads=256 --regs=155 --smem=230400 --json");
   ASSERT_EQ(r.code, 0) << r.out;

@@ -1,6 +1,8 @@
 // The SASS in the built library must show the instruction family each kernel claims: WMMA and
 // mma.sync kernels HMMA, wgmma kernels HGMMA, and the Tensor Core pipelines no local-memory
-// spills (LDL/STL). Kernels are found by name, so new ones are covered as they are added.
+// spills (LDL/STL), nor wgmma serialized by ptxas (C7518: a WARPGROUP.ARRIVE before every HGMMA,
+// which held swap_steal.cu's stream at ~2.7 TB/s in session 11). Kernels are found by name, so new
+// ones are covered as they are added.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -32,6 +34,7 @@ std::string find_cuobjdump() {
 
 struct FunctionSass {
   bool hmma = false, hgmma = false, local_memory = false;
+  int hgmma_count = 0, warpgroup_arrives = 0;
 };
 
 // Key: (arch, mangled function name). One entry per function per arch section.
@@ -66,6 +69,8 @@ SassMap parse_sass(FILE* in) {
     FunctionSass& f = out[{arch, function}];
     f.hmma |= base == "HMMA";
     f.hgmma |= base == "HGMMA";
+    f.hgmma_count += base == "HGMMA";
+    f.warpgroup_arrives += op == "WARPGROUP.ARRIVE";
     f.local_memory |= base == "LDL" || base == "STL";
   }
   return out;
@@ -99,6 +104,11 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
     if (contains(name, "wgmma_")) {
       families_seen[arch].insert("wgmma_");
       EXPECT_TRUE(f.hgmma) << name << " (" << arch << ") has no HGMMA instruction";
+      // Every k-step issues >= 2 wgmmas (K 64 / 16, or 32 / 8 for tf32) behind one arrive; ptxas's
+      // serialization puts an arrive before each.
+      EXPECT_GE(f.hgmma_count, 2 * f.warpgroup_arrives)
+          << name << " (" << arch << "): " << f.warpgroup_arrives << " WARPGROUP.ARRIVE for " << f.hgmma_count
+          << " HGMMA: ptxas serialized its wgmmas (C7518)";
     }
     if (contains(name, "wgmma") || contains(name, "mma_sync")) {
       EXPECT_FALSE(f.local_memory) << name << " (" << arch << ") spills to local memory (LDL/STL)";

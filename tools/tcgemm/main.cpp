@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   add(add_profile);
   add(add_kernels);
   add(add_bench);
+  add(add_bandwidth);
 
   try {
     app.parse(argc, argv);

@@ -6,6 +6,7 @@
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/swap_ab.hpp"
+#include "kernels/sm90/swap_steal.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
 #include "kernels/sm90/wgmma_ws_pingpong.hpp"
@@ -284,6 +285,26 @@ KernelEntry swap_entry(std::string_view name) {
   e.split_k = [](const GemmDesc& g) { return sm90_swap_ab_splits(g, v()); };
   e.launch = [](const GemmArgs& a) { return sm90_swap_ab_launch(a, In, v()); };
   e.function = [] { return sm90_wgmma_ws_function(In, false, v()); };
+  return e;
+}
+
+// Swap A/B with a shared tail (swap_steal.hpp): the decode widths where ceil(N/64) tiles nearly
+// fill the SMs. By name only (preference 0): it balanced the SMs' finish times but measured 3-5%
+// slower than the plain swap tile at 16x8192x8192 (39.7 against 38.4 us, session 11, call 10).
+template <DType In, int TileN>
+KernelEntry swap_steal_entry(std::string_view name) {
+  KernelEntry e = wgmma_entry(name, In, {TileN, 64, 64, sm90_swap_steal_stages(TileN), 384, 0});
+  e.preference = 0;
+  e.supports = [](const GemmDesc& g) {
+    if (Status s = sm90_swap_steal_supports(g, In); !s.ok()) return s;
+    if ((g.m <= 16) != (TileN == 16))
+      return Status::unsupported("M = " + std::to_string(g.m) + " takes the " + (g.m <= 16 ? "16" : "32") +
+                                 "-wide swap-steal tile");
+    return Status::success();
+  };
+  e.workspace_bytes = [](const GemmDesc& g) { return sm90_swap_steal_workspace(g); };
+  e.launch = [](const GemmArgs& a) { return sm90_swap_steal_launch(a, In); };
+  e.function = [] { return sm90_swap_steal_function(In, TileN); };
   return e;
 }
 
@@ -685,6 +706,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(swap_entry<DType::f16, 128, 2, 3>("sm90_wgmma_f16_128x128x64_s7_swapab"));
   table.push_back(swap_entry<DType::bf16, 64, 4, 0>("sm90_wgmma_bf16_64x256x64_s5_swapab"));
   table.push_back(swap_entry<DType::f16, 64, 4, 0>("sm90_wgmma_f16_64x256x64_s5_swapab"));
+  table.push_back(swap_steal_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x64x64_s16_swapab_steal"));
+  table.push_back(swap_steal_entry<DType::bf16, 32>("sm90_wgmma_bf16_32x64x64_s16_swapab_steal"));
+  table.push_back(swap_steal_entry<DType::f16, 16>("sm90_wgmma_f16_16x64x64_s16_swapab_steal"));
+  table.push_back(swap_steal_entry<DType::f16, 32>("sm90_wgmma_f16_32x64x64_s16_swapab_steal"));
   table.push_back(swap_wide_entry<DType::bf16>("sm90_wgmma_bf16_64x256x64_s5_swapab_wide"));
   table.push_back(swap_wide_entry<DType::f16>("sm90_wgmma_f16_64x256x64_s5_swapab_wide"));
   // The tile family and the tile/stage sweep (bench/NOTES.md): B column-major; by name only.

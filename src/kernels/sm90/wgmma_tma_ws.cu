@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/common/caller_epilogue.hpp"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
@@ -114,6 +115,10 @@ static_assert(Config<WgmmaInput::tf32>::kSmemBytes == Config<WgmmaInput::bf16>::
               "tf32 stages hold the same bytes");
 
 // --- kernel parameters -----------------------------------------------------------------------
+// Trace stamps a CTA (sm90_wgmma_ws_set_trace): entry, after the PDL wait, SM id (producer);
+// first stage full, last stage full, last MMA done (first consumer thread); all globaltimer ns.
+constexpr uint32_t kTraceWords = 8;
+constexpr uint32_t kTraceCtas = 4096;
 struct Epilogue {
   void* d;
   const void* c;  // read only when beta != 0
@@ -156,7 +161,20 @@ struct Params {
   // clipped to the last one; without split-K it is every k-block and gridDim.z = 1.
   int32_t k_blocks_per_split;
   Epilogue epilogue;
+  // Diagnosis (sm90_wgmma_ws_set_trace): per-CTA globaltimer stamps, kTraceWords a CTA; nullptr: off.
+  uint64_t* trace;
 };
+
+__device__ __forceinline__ uint64_t global_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__device__ __forceinline__ uint32_t sm_id() {
+  uint32_t s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
 
 // --- epilogue helpers ------------------------------------------------------------------------
 using dev::load_epilogue;
@@ -270,9 +288,27 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
 
   const int warpgroup = threadIdx.x / 128;
   const int lane = threadIdx.x % 32;
+  const uint64_t t_entry = global_ns();
+  const uint32_t cta = blockIdx.x + gridDim.x * blockIdx.z;
+  uint64_t* const trace = p.trace != nullptr && cta < kTraceCtas ? p.trace + cta * kTraceWords : nullptr;
 
   static_assert(!kThreadLoads || (!kAMnMajor && !kBMnMajor && In != WgmmaInput::tf32),
                 "thread loads store 16-bit stages K-major");
+  // Tile order: groups of kGroupM tile rows sweep all tile columns, so CTAs resident together
+  // share B columns and a small band of A rows in L2.
+  const int64_t tile = blockIdx.x;
+  const int64_t group_tiles = C::kGroupM * p.tiles_n;
+  const int64_t first_m = (tile / group_tiles) * C::kGroupM;
+  const int64_t group_rows = min(p.tiles_m - first_m, static_cast<int64_t>(C::kGroupM));
+  const int64_t in_group = tile % group_tiles;
+  const int64_t tile_m = first_m + in_group % group_rows;
+  const int64_t tile_n = in_group / group_rows;
+  const int32_t m0 = static_cast<int32_t>(tile_m * C::kTileM);
+  const int32_t n0 = static_cast<int32_t>(tile_n * C::kTileN);
+  // This split's whole k-blocks (kTileK wide: 64 16-bit or 32 tf32 elements). Only the last split reaches the K tail (zero-filled).
+  const int k_blocks = static_cast<int>((p.k + C::kTileK - 1) / C::kTileK);
+  const int kt_first = static_cast<int>(blockIdx.z) * p.k_blocks_per_split;
+  const int k_tiles = min(p.k_blocks_per_split, k_blocks - kt_first);
   // setmaxnreg.dec would leave the loading threads 40 registers; the thread-load tiles (N <= 128)
   // keep their consumers well inside the launch allocation without it.
   constexpr bool kMovesRegisters = C::kMovesRegisters && !kThreadLoads;
@@ -290,22 +326,12 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   // reduce, the next GEMM) may then be scheduled onto SMs this grid leaves idle.
   dev::pdl_wait();
   dev::pdl_launch_dependents();
+  if (trace != nullptr && threadIdx.x == 0) {
+    trace[0] = t_entry;
+    trace[1] = global_ns();
+    trace[2] = sm_id();
+  }
 
-  // Tile order: groups of kGroupM tile rows sweep all tile columns, so CTAs resident together
-  // share B columns and a small band of A rows in L2.
-  const int64_t tile = blockIdx.x;
-  const int64_t group_tiles = C::kGroupM * p.tiles_n;
-  const int64_t first_m = (tile / group_tiles) * C::kGroupM;
-  const int64_t group_rows = min(p.tiles_m - first_m, static_cast<int64_t>(C::kGroupM));
-  const int64_t in_group = tile % group_tiles;
-  const int64_t tile_m = first_m + in_group % group_rows;
-  const int64_t tile_n = in_group / group_rows;
-  const int32_t m0 = static_cast<int32_t>(tile_m * C::kTileM);
-  const int32_t n0 = static_cast<int32_t>(tile_n * C::kTileN);
-  // This split's whole k-blocks (kTileK wide: 64 16-bit or 32 tf32 elements). Only the last split reaches the K tail (zero-filled).
-  const int k_blocks = static_cast<int>((p.k + C::kTileK - 1) / C::kTileK);
-  const int kt_first = static_cast<int>(blockIdx.z) * p.k_blocks_per_split;
-  const int k_tiles = min(p.k_blocks_per_split, k_blocks - kt_first);
 
   if (warpgroup == 0) {
     // --- producer: one thread issues every TMA load (or, thread loads, all 128 threads load) -----
@@ -393,8 +419,13 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
 
     int s = 0, prev = 0;
     uint32_t phase = 0;
+    uint64_t t_first = 0, t_last = 0;
     for (int kt = 0; kt < k_tiles; ++kt) {
       dev::mbarrier_wait(ring.full(s), phase);
+      if (trace != nullptr && threadIdx.x == 128) {
+        if (kt == 0) t_first = global_ns();
+        if (kt == k_tiles - 1) t_last = global_ns();
+      }
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kALbo, kSbo);
       const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kBLbo, kSbo);
 #pragma unroll
@@ -419,6 +450,11 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     dev::wgmma_wait_group<0>();
 #pragma unroll
     for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+    if (trace != nullptr && threadIdx.x == 128) {
+      trace[3] = t_first;
+      trace[4] = t_last;
+      trace[5] = global_ns();
+    }
 
     // --- fast epilogue: alpha*acc -> 16-bit pairs -> global, no shared memory, no barrier -------
     // NOTES: ncu at 4096^3 bf16 on an H200: 375K cycles per SM for ~262K cycles of tensor-core
@@ -670,6 +706,9 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
 
 namespace {
 
+uint64_t* g_trace = nullptr;
+
+
 // partials == nullptr: the plain GEMM (splits must be 1). Otherwise split-K: gridDim.z = splits,
 // and split z stores its raw f32 sum (alpha = 1, beta = 0) to partials + z*M*N, in D's layout with
 // the tight ld (so that the reduce pass reads the slabs and writes D along the same direction).
@@ -737,19 +776,11 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   p.tiles_m = (g.m + tile_m - 1) / tile_m;
   p.tiles_n = (g.n + tile_n - 1) / tile_n;
   Epilogue& ep = p.epilogue;
-  ep.d = args.d;
-  ep.c = args.c;
-  ep.d_row_stride = g.d.layout == Layout::row ? ldd : 1;
-  ep.d_col_stride = g.d.layout == Layout::row ? 1 : ldd;
-  ep.c_row_stride = g.c.layout == Layout::row ? ldc : 1;
-  ep.c_col_stride = g.c.layout == Layout::row ? 1 : ldc;
-  ep.alpha = g.alpha;
-  ep.beta = g.beta;
-  ep.d_dtype = g.d.dtype;
-  ep.c_dtype = g.c.dtype;
+  set_caller_epilogue(ep, args);
   ep.d_split_bytes = 0;
   ep.f32_slab = false;
   p.k_blocks_per_split = k_blocks_per_split;
+  p.trace = g_trace;
   if (partials != nullptr) {
     ep.d = partials;
     ep.c = nullptr;
@@ -815,5 +846,10 @@ const void* sm90_wgmma_ws_function(DType input, bool direct_store, Sm90WsVariant
 }
 
 Sm90WsShape sm90_wgmma_ws_shape(DType input, Sm90WsVariant v) { return shape_of(input, v); }
+
+void sm90_wgmma_ws_set_trace(uint64_t* stamps) { g_trace = stamps; }
+uint64_t* sm90_wgmma_ws_trace() { return g_trace; }
+int sm90_wgmma_ws_trace_words() { return static_cast<int>(kTraceWords); }
+int sm90_wgmma_ws_trace_ctas() { return static_cast<int>(kTraceCtas); }
 
 }  // namespace tcgemm

@@ -3,6 +3,7 @@
 // column-major only); every other choice (layouts, tails, epilogue) is run time.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "runtime/registry.hpp"
@@ -51,5 +52,13 @@ const void* sm90_wgmma_ws_function(DType input, bool direct_store = false, Sm90W
 // tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way); all zeros for a
 // variant that is not compiled.
 Sm90WsShape sm90_wgmma_ws_shape(DType input = DType::bf16, Sm90WsVariant v = {});
+
+// Diagnosis: while set (a device buffer of trace_ctas() x trace_words() uint64), every launch of
+// this kernel (and of swap_steal.cu's) writes each CTA's globaltimer stamps there (entry, after the PDL wait, SM id, first
+// and last stage full, last MMA done); nullptr turns it off. Not thread-safe; for tests and notes.
+void sm90_wgmma_ws_set_trace(uint64_t* stamps);
+uint64_t* sm90_wgmma_ws_trace();  // the buffer set (swap_steal.cu stamps the same words)
+int sm90_wgmma_ws_trace_words();
+int sm90_wgmma_ws_trace_ctas();
 
 }  // namespace tcgemm

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/common/caller_epilogue.hpp"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/fixup.cuh"
 #include "kernels/common/launch_attributes.hpp"
@@ -546,7 +547,6 @@ Status launch_plan(const GemmArgs& args, DType input, const StreamKPlan& plan) {
 
   const int64_t lda = effective_ld(g.a, extent_a(g));
   const int64_t ldb = effective_ld(g.b, extent_b(g));
-  const int64_t ldc = effective_ld(g.c, extent_c(g));
   const int64_t ldd = effective_ld(g.d, extent_c(g));
   Result<TensorMap2d> map_a = make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, Config::kTileK, Config::kTileM);
   if (!map_a.ok()) return map_a.status();
@@ -576,16 +576,7 @@ Status launch_plan(const GemmArgs& args, DType input, const StreamKPlan& plan) {
     p.partials = reinterpret_cast<float*>(static_cast<char*>(args.workspace) + flag_bytes(plan));
   }
   Epilogue& ep = p.epilogue;
-  ep.d = args.d;
-  ep.c = args.c;
-  ep.d_row_stride = g.d.layout == Layout::row ? ldd : 1;
-  ep.d_col_stride = g.d.layout == Layout::row ? 1 : ldd;
-  ep.c_row_stride = g.c.layout == Layout::row ? ldc : 1;
-  ep.c_col_stride = g.c.layout == Layout::row ? 1 : ldc;
-  ep.alpha = g.alpha;
-  ep.beta = g.beta;
-  ep.d_dtype = g.d.dtype;
-  ep.c_dtype = g.c.dtype;
+  set_caller_epilogue(ep, args);
 
   if (need > 0) {
     if (cudaError_t err = cudaMemsetAsync(args.workspace, 0, flag_bytes(plan), args.stream); err != cudaSuccess)
