@@ -42,6 +42,9 @@ struct Roofline {
   double compute_us = 0, memory_us = 0;
   double floor_us = 0;              // the larger of the two
   bool compute_bound = true;
+  // A plain stream of min_bytes on this board, by the device's measured model (0: not measured):
+  // how close the memory floor can be approached at all.
+  double stream_us = 0;
 };
 Roofline roofline(const GemmDesc& g, const DeviceProfile& d, double peak_tflops);
 

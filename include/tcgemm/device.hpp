@@ -45,6 +45,9 @@ struct DeviceProfile {
   // idle SMs leave power to the busy ones), which the time model charges (time_model.cpp).
   double sustained_clock_mhz = 0;
   double mem_bandwidth_gbs = 0;     // datasheet DRAM bandwidth, GB/s
+  // What a plain read stream reached on this board, timed as `profile` times a GEMM (`tcgemm
+  // bandwidth`): stream_fixed_us + bytes / stream_tbps. 0 where not measured.
+  double stream_tbps = 0, stream_fixed_us = 0;
   PeakRates peak;
   bool live = false;                // true when read from cudaGetDeviceProperties
 };

@@ -84,6 +84,13 @@ DeviceProfile with_sustained_clock(DeviceProfile d, double mhz) {
   return d;
 }
 
+// Measured plain-stream model (DeviceProfile::stream_tbps, stream_fixed_us).
+DeviceProfile with_stream(DeviceProfile d, double tbps, double fixed_us) {
+  d.stream_tbps = tbps;
+  d.stream_fixed_us = fixed_us;
+  return d;
+}
+
 std::array<DeviceProfile, 8> build_table() {
   return {
       // NVIDIA H100 Tensor Core GPU datasheet (SXM5 column) and the H100 whitepaper
@@ -100,10 +107,14 @@ std::array<DeviceProfile, 8> build_table() {
       // on an H200 here reported 62,914,560 B (60 MiB), 2026-11-29.
       // Sustained: 1519-1526 MHz at 657-667 W over 2.5 s of 4096^3 bf16, ours and cuBLAS's kernel
       // alike, 700 W cap (bench/NOTES.md, run 48).
-      with_sustained_clock(make(arch_sm90(), "h200", "NVIDIA H200 SXM (141 GB HBM3e)", 132, 60 * MiB, 1980, 4800,
-                                {.fp64_tc = 67, .tf32 = 494.7, .fp16 = 989.4, .fp8 = 1978.9, .int8 = 1978.9,
-                                 .fp32_simt = 67}),
-                           1520),
+      // The stream model: `tcgemm bandwidth` reads of 32, 134 and 470 MB at 4 CTAs a SM on the
+      // H200 here (bench/NOTES.md, run 109): 3.8 us + bytes / 4.56 TB/s.
+      with_stream(with_sustained_clock(make(arch_sm90(), "h200", "NVIDIA H200 SXM (141 GB HBM3e)", 132, 60 * MiB, 1980,
+                                            4800,
+                                            {.fp64_tc = 67, .tf32 = 494.7, .fp16 = 989.4, .fp8 = 1978.9,
+                                             .int8 = 1978.9, .fp32_simt = 67}),
+                                       1520),
+                  4.56, 3.8),
       // NVIDIA A100 datasheet (80 GB SXM column) and the Ampere whitepaper: 108 SMs, 1410 MHz,
       // 40 MB L2, 2039 GB/s. No FP8 on Ampere.
       make(arch_sm80(), "a100", "NVIDIA A100 SXM (80 GB HBM2e)", 108, 40 * MiB, 1410, 2039,

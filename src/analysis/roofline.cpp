@@ -20,6 +20,7 @@ Roofline roofline(const GemmDesc& g, const DeviceProfile& d, double peak) {
   r.memory_us = r.min_bytes / bw * 1e6;
   r.floor_us = std::max(r.compute_us, r.memory_us);
   r.compute_bound = r.compute_us >= r.memory_us;
+  if (d.stream_tbps > 0) r.stream_us = d.stream_fixed_us + r.min_bytes / (d.stream_tbps * 1e12) * 1e6;
   return r;
 }
 

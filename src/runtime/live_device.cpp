@@ -89,6 +89,8 @@ Result<DeviceProfile> live_device_profile(int ordinal) {
   if (const DeviceProfile* ref = closest_builtin(p.name, p.major, p.minor)) {
     d.peak = ref->peak;
     d.sustained_clock_mhz = ref->sustained_clock_mhz;
+    d.stream_tbps = ref->stream_tbps;
+    d.stream_fixed_us = ref->stream_fixed_us;
     d.description += ", peak rates from the built-in '" + ref->name + "' profile";
   } else {
     d.description += ", peak rates unknown (no built-in profile of sm_" +

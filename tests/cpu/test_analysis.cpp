@@ -68,6 +68,18 @@ TEST(Roofline, DecodeShapeIsMemoryBound) {
   EXPECT_FALSE(r.compute_bound);
 }
 
+TEST(Roofline, PlainStreamModelWhereMeasured) {
+  // H200: 3.8 us + bytes / 4.56 TB/s (run 109): 16x8192x8192's 134.5 MB take ~33.3 us, the
+  // measured read of 134 MB at 4 CTAs a SM 33.25.
+  const Roofline r = roofline(bf16_tn(16, 8192, 8192), h200(), peak_tflops(h200(), DType::bf16));
+  EXPECT_NEAR(r.stream_us, 3.8 + r.min_bytes / 4.56e12 * 1e6, 1e-9);
+  EXPECT_NEAR(r.stream_us, 33.3, 0.1);
+  EXPECT_GT(r.stream_us, r.memory_us);
+  const DeviceProfile* a100 = find_device_profile("a100");
+  ASSERT_NE(a100, nullptr);
+  EXPECT_EQ(roofline(bf16_tn(16, 8192, 8192), *a100, peak_tflops(*a100, DType::bf16)).stream_us, 0.0);
+}
+
 TEST(Alignment, AlignedBf16GetsWgmmaOnHopper) {
   AlignmentRecord a = alignment_record(bf16_tn(4096, 4096, 4096), h200());
   EXPECT_EQ(a.chosen, MmaFamily::wgmma);

@@ -60,6 +60,7 @@ json explain_json(const ShapeReport& r) {
       {"ridge_intensity", r.roofline.ridge_intensity},
       {"bound", r.roofline.compute_bound ? "compute" : "memory"},
       {"floor_us", r.roofline.floor_us},
+      {"stream_us", r.roofline.stream_us},
       {"tile", {{"m", r.tile.tile_m}, {"n", r.tile.tile_n}, {"k", r.tile.tile_k}, {"cluster_m", r.tile.cluster_m}}},
       {"tiles_m", r.waves.tiles_m},
       {"tiles_n", r.waves.tiles_n},

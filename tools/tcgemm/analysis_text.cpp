@@ -66,6 +66,9 @@ std::string explain_text(const ShapeReport& r) {
   out(s, "  compute floor %.2f us at %.0f TFLOP/s, memory floor %.2f us at %.0f GB/s => %s-bound, floor %.2f us\n",
       f.compute_us, f.peak_tflops, f.memory_us, r.device.mem_bandwidth_gbs, f.compute_bound ? "compute" : "memory",
       f.floor_us);
+  if (f.stream_us > 0)
+    out(s, "  a plain stream of these bytes: ~%.2f us on this device (measured: %.1f us + bytes / %.2f TB/s, `tcgemm bandwidth`)\n",
+        f.stream_us, r.device.stream_fixed_us, r.device.stream_tbps);
 
   const AlignmentRecord& a = r.alignment;
   out(s, "\nTensor Core eligibility: %s\n", a.tensor_core_eligible ? "YES" : "NO");
