@@ -142,7 +142,7 @@ Result<std::vector<BandwidthPoint>> measure_bandwidth(const BandwidthRequest& r)
       case StreamKind::copy:
         copy_stream<<<grid, kThreads, 0, st>>>(static_cast<const uint4*>(src[b].p), static_cast<uint4*>(dst[b].p), words);
         break;
-      case StreamKind::memcpy: (void)cudaMemcpyAsync(dst[b].p, src[b].p, r.bytes, cudaMemcpyDeviceToDevice, st); break;
+      case StreamKind::memcpy: return cudaMemcpyAsync(dst[b].p, src[b].p, r.bytes, cudaMemcpyDeviceToDevice, st);
     }
     return cudaGetLastError();
   };
