@@ -706,8 +706,8 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
 
 namespace {
 
+// sm90_wgmma_ws_set_trace's buffer, read by every launch (this kernel's and swap_steal.cu's).
 uint64_t* g_trace = nullptr;
-
 
 // partials == nullptr: the plain GEMM (splits must be 1). Otherwise split-K: gridDim.z = splits,
 // and split z stores its raw f32 sum (alpha = 1, beta = 0) to partials + z*M*N, in D's layout with
