@@ -15,6 +15,7 @@
 #include <string>
 
 #include "kernels/common/caller_epilogue.hpp"
+#include "kernels/common/cta_trace.cuh"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
@@ -64,7 +65,6 @@ struct Config {
 constexpr int32_t kEnd = -1;
 constexpr int32_t kTileMask = 0xffff;
 constexpr int kMaxTiles = 4096;  // the sync buffer's per-tile counters
-constexpr uint32_t kTraceWords = 8, kTraceCtas = 4096;  // sm90_wgmma_ws_trace_words() / _ctas()
 constexpr int64_t kMaxTmaExtent = (int64_t{1} << 31) - 512;  // TMA's 32-bit box coordinates
 
 // --- parameters ------------------------------------------------------------------------------
@@ -107,8 +107,7 @@ __global__ void __launch_bounds__(Config<TileN>::kThreads, 1)
   const uint32_t qfull = ring.gap_smem + 16 * 4 + C::kQueue * 4 + 2 * 4;  // 8-byte aligned: 104 bytes in
   const uint32_t qempty = qfull + C::kQueue * 8;
 
-  uint64_t t_entry;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_entry));
+  const uint64_t t_entry = dev::global_ns();
   if (threadIdx.x == 0) {
     dev::tma_prefetch_descriptor(&map_a);
     dev::tma_prefetch_descriptor(&map_b);
@@ -124,17 +123,8 @@ __global__ void __launch_bounds__(Config<TileN>::kThreads, 1)
   dev::pdl_launch_dependents();
   uint32_t* const pool = p.sync;
   uint32_t* const finished = p.sync + 2;
-  uint64_t* const trace = p.trace != nullptr && blockIdx.x < kTraceCtas ? p.trace + blockIdx.x * kTraceWords : nullptr;
-  auto now = [] {
-    uint64_t x;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(x));
-    return x;
-  };
-  if (trace != nullptr && threadIdx.x == 0) {
-    uint32_t sm;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    trace[0] = t_entry, trace[1] = now(), trace[2] = sm;
-  }
+  uint64_t* const trace = dev::trace_slot(p.trace, blockIdx.x);
+  if (trace != nullptr && threadIdx.x == 0) trace[0] = t_entry, trace[1] = dev::global_ns(), trace[2] = dev::sm_id();
   auto part_slot = [&](int tile, int part, int thread) {
     return reinterpret_cast<float4*>(p.partials) +
            ((static_cast<int64_t>(tile) * p.parts + part) * 128 + thread) * kFrag4;
@@ -288,7 +278,7 @@ __global__ void __launch_bounds__(Config<TileN>::kThreads, 1)
     dev::mbarrier_wait(ring.full(s), phase);
     // One read a warp, then a shuffle (128 threads' atomics on the one word would serialize).
     const int32_t tag = __shfl_sync(0xffffffffu, lane == 0 ? get(&tags[s]) : 0, 0);
-    if (trace != nullptr && t == 0 && t_first == 0) t_first = now();
+    if (trace != nullptr && t == 0 && t_first == 0) t_first = dev::global_ns();
     if (tag == kEnd) break;
     for (int kb = 0; kb < n; ++kb) {
       if (kb > 0) dev::mbarrier_wait(ring.full(s), phase);
@@ -318,7 +308,7 @@ __global__ void __launch_bounds__(Config<TileN>::kThreads, 1)
     if (lane == 0) dev::mbarrier_arrive(ring.empty(prev));
     prev = -1;
     if (trace != nullptr && t == 0) {
-      t_last = now();
+      t_last = dev::global_ns();
       if (t_head == 0) t_head = t_last;
     }
     // The part goes out in fragment order (each thread its own accumulators), so the finisher
@@ -331,7 +321,7 @@ __global__ void __launch_bounds__(Config<TileN>::kThreads, 1)
     n = p.chunk_kb;
   }
   enqueue(kEnd);
-  if (trace != nullptr && t == 0) trace[3] = t_first, trace[4] = t_last, trace[5] = now(), trace[6] = t_head;
+  if (trace != nullptr && t == 0) trace[3] = t_first, trace[4] = t_last, trace[5] = dev::global_ns(), trace[6] = t_head;
 }
 
 // --- host side -------------------------------------------------------------------------------
@@ -342,6 +332,13 @@ const void* instance(DType input) {
 }
 
 int width_for(int64_t m) { return m <= 16 ? 16 : 32; }
+
+// A positive integer from the environment, or 0; read once by each caller (a static), since the
+// plan is asked for on every supports(), workspace and launch call.
+int env_knob(const char* name) {
+  const char* e = std::getenv(name);
+  return e != nullptr ? std::max(0, std::atoi(e)) : 0;
+}
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -386,8 +383,9 @@ SwapStealPlan plan_swap_steal(const GemmDesc& g, int sms) {
   p.chunk_kb = p.k_blocks >= 128 ? 16 : p.k_blocks >= 64 ? 8 : p.k_blocks >= 32 ? 4 : 2;
   int tail_div = 4;
   // Tuning knobs (session 11's sweeps; swap_steal.hpp): TCGEMM_STEAL_CHUNK, TCGEMM_STEAL_TAIL.
-  if (const char* e = std::getenv("TCGEMM_STEAL_CHUNK"); e != nullptr && std::atoi(e) > 0) p.chunk_kb = std::atoi(e);
-  if (const char* e = std::getenv("TCGEMM_STEAL_TAIL"); e != nullptr && std::atoi(e) > 0) tail_div = std::atoi(e);
+  static const int chunk_knob = env_knob("TCGEMM_STEAL_CHUNK"), tail_knob = env_knob("TCGEMM_STEAL_TAIL");
+  if (chunk_knob > 0) p.chunk_kb = chunk_knob;
+  if (tail_knob > 0) tail_div = tail_knob;
   p.tail_chunks = std::clamp(p.k_blocks / tail_div / p.chunk_kb, 1, std::max(1, std::min(250, (p.k_blocks - 1) / p.chunk_kb)));
   p.head_kb = p.k_blocks - p.tail_chunks * p.chunk_kb;
   p.parts = 1 + p.tail_chunks;
@@ -465,9 +463,6 @@ Status sm90_swap_steal_launch(const GemmArgs& args, DType input) {
   p.partials = static_cast<float*>(args.workspace);
   p.sync = *sync;
   p.trace = sm90_wgmma_ws_trace();
-  if (p.trace != nullptr && (sm90_wgmma_ws_trace_words() != static_cast<int>(kTraceWords) ||
-                             sm90_wgmma_ws_trace_ctas() != static_cast<int>(kTraceCtas)))
-    return Status(StatusCode::internal, "swap-steal: the trace layout differs from the ws kernel's");
   set_caller_epilogue(p, args);
 
   const void* fn = sm90_swap_steal_function(input, plan.tile_n);

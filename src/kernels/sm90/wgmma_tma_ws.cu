@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kernels/common/caller_epilogue.hpp"
+#include "kernels/common/cta_trace.cuh"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
@@ -115,10 +116,6 @@ static_assert(Config<WgmmaInput::tf32>::kSmemBytes == Config<WgmmaInput::bf16>::
               "tf32 stages hold the same bytes");
 
 // --- kernel parameters -----------------------------------------------------------------------
-// Trace stamps a CTA (sm90_wgmma_ws_set_trace): entry, after the PDL wait, SM id (producer);
-// first stage full, last stage full, last MMA done (first consumer thread); all globaltimer ns.
-constexpr uint32_t kTraceWords = 8;
-constexpr uint32_t kTraceCtas = 4096;
 struct Epilogue {
   void* d;
   const void* c;  // read only when beta != 0
@@ -161,20 +158,9 @@ struct Params {
   // clipped to the last one; without split-K it is every k-block and gridDim.z = 1.
   int32_t k_blocks_per_split;
   Epilogue epilogue;
-  // Diagnosis (sm90_wgmma_ws_set_trace): per-CTA globaltimer stamps, kTraceWords a CTA; nullptr: off.
+  // Diagnosis (sm90_wgmma_ws_set_trace): per-CTA stamps (common/cta_trace.cuh); nullptr: off.
   uint64_t* trace;
 };
-
-__device__ __forceinline__ uint64_t global_ns() {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-__device__ __forceinline__ uint32_t sm_id() {
-  uint32_t s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
 
 // --- epilogue helpers ------------------------------------------------------------------------
 using dev::load_epilogue;
@@ -288,9 +274,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
 
   const int warpgroup = threadIdx.x / 128;
   const int lane = threadIdx.x % 32;
-  const uint64_t t_entry = global_ns();
-  const uint32_t cta = blockIdx.x + gridDim.x * blockIdx.z;
-  uint64_t* const trace = p.trace != nullptr && cta < kTraceCtas ? p.trace + cta * kTraceWords : nullptr;
+  const uint64_t t_entry = dev::global_ns();
+  uint64_t* const trace = dev::trace_slot(p.trace, blockIdx.x + gridDim.x * blockIdx.z);
 
   static_assert(!kThreadLoads || (!kAMnMajor && !kBMnMajor && In != WgmmaInput::tf32),
                 "thread loads store 16-bit stages K-major");
@@ -328,8 +313,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   dev::pdl_launch_dependents();
   if (trace != nullptr && threadIdx.x == 0) {
     trace[0] = t_entry;
-    trace[1] = global_ns();
-    trace[2] = sm_id();
+    trace[1] = dev::global_ns();
+    trace[2] = dev::sm_id();
   }
 
 
@@ -423,8 +408,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     for (int kt = 0; kt < k_tiles; ++kt) {
       dev::mbarrier_wait(ring.full(s), phase);
       if (trace != nullptr && threadIdx.x == 128) {
-        if (kt == 0) t_first = global_ns();
-        if (kt == k_tiles - 1) t_last = global_ns();
+        if (kt == 0) t_first = dev::global_ns();
+        if (kt == k_tiles - 1) t_last = dev::global_ns();
       }
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kALbo, kSbo);
       const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kBLbo, kSbo);
@@ -453,7 +438,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     if (trace != nullptr && threadIdx.x == 128) {
       trace[3] = t_first;
       trace[4] = t_last;
-      trace[5] = global_ns();
+      trace[5] = dev::global_ns();
     }
 
     // --- fast epilogue: alpha*acc -> 16-bit pairs -> global, no shared memory, no barrier -------
@@ -849,7 +834,7 @@ Sm90WsShape sm90_wgmma_ws_shape(DType input, Sm90WsVariant v) { return shape_of(
 
 void sm90_wgmma_ws_set_trace(uint64_t* stamps) { g_trace = stamps; }
 uint64_t* sm90_wgmma_ws_trace() { return g_trace; }
-int sm90_wgmma_ws_trace_words() { return static_cast<int>(kTraceWords); }
-int sm90_wgmma_ws_trace_ctas() { return static_cast<int>(kTraceCtas); }
+int sm90_wgmma_ws_trace_words() { return static_cast<int>(dev::kTraceWords); }
+int sm90_wgmma_ws_trace_ctas() { return static_cast<int>(dev::kTraceCtas); }
 
 }  // namespace tcgemm
