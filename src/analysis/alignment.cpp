@@ -159,10 +159,11 @@ AlignmentRecord alignment_record(const GemmDesc& g, const DeviceProfile& d) {
     if (!wg.a.ok) bytes += 2.0 * static_cast<double>(g.m * g.k) * static_cast<double>(dtype_bytes(g.a.dtype));
     if (!wg.b.ok) bytes += 2.0 * static_cast<double>(g.k * g.n) * static_cast<double>(dtype_bytes(g.b.dtype));
     r.repack_us = bytes / (d.mem_bandwidth_gbs * 1e9) * 1e6;
-    // Where gemm() takes the thread-load variants (one round, <= 2 k-blocks a CTA, no split), no
-    // copy runs; the record still prices the copy, an upper bound for those problems.
+    // Where gemm() takes the thread-load or row-class variants, no copy runs; the record still
+    // prices the copy, an upper bound for those problems.
     r.reason = "wgmma after repacking into an aligned workspace (or, for one round of <= 2 k-blocks a CTA, with "
-               "the producer's own loads and no copy): " + wg.reason;
+               "the producer's own loads and no copy; or, with A row-major and B column-major where the copies "
+               "would cost more than its slower k-blocks, TMA over eight row classes and no copy): " + wg.reason;
   } else if (ms.eligible) {
     r.chosen = MmaFamily::mma_sync;
     r.reason = "mma.sync (HMMA): " + (wg.available ? "wgmma refused: " + wg.reason : wg.reason);

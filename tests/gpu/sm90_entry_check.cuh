@@ -133,5 +133,20 @@ namespace {
   }
 }
 
+// One case of the entries that take misaligned A/B without a copy (thread loads, row classes): the
+// epilogue varied by `variant`, a refusal by design skipped with its reason, then run_and_check
+// twice (bitwise) with A and B `offset_bytes` past their allocations.
+[[maybe_unused]] void check_misaligned_case(const KernelEntry& k, GemmDesc g, int variant, size_t offset_bytes) {
+  const DType in = g.a.dtype;
+  const DType outs[] = {in, DType::f32, in == DType::bf16 ? DType::f16 : DType::bf16};
+  vary_epilogue(g, variant, outs);
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  const Status supported = k.supports(g);
+  if (supported.code() == StatusCode::unsupported) GTEST_SKIP() << "refused by design: " << supported.message();
+  ASSERT_TRUE(supported.ok()) << supported.message();
+  SCOPED_TRACE("splits " + std::to_string(k.split_k(g)) + ", " + k.describe(g));
+  run_and_check(k, g, offset_bytes, /*twice=*/true);
+}
+
 }  // namespace
 }  // namespace tcgemm

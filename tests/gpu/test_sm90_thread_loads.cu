@@ -50,14 +50,7 @@ TEST_P(Sm90ThreadLoads, MatchesDeviceReferenceAndIsDeterministic) {
   g.b.ld = ld_of(extent_b(g), g.b.layout);
   const size_t offset = mi == 1 ? 2 : 0;
   g.a.pointer_alignment = g.b.pointer_alignment = mi == 1 ? 2 : 256;
-  const DType outs[] = {in, DType::f32, in == DType::bf16 ? DType::f16 : DType::bf16};
-  vary_epilogue(g, variant, outs);
-  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
-  const Status supported = k->supports(g);
-  if (supported.code() == StatusCode::unsupported) GTEST_SKIP() << "refused by design: " << supported.message();
-  ASSERT_TRUE(supported.ok()) << supported.message();
-  SCOPED_TRACE("splits " + std::to_string(k->split_k(g)) + ", " + k->describe(g));
-  run_and_check(*k, g, offset, /*twice=*/true);
+  check_misaligned_case(*k, g, variant, offset);
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {

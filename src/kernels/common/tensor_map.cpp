@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled_v12000
 
+#include <algorithm>
 #include <string>
 
 namespace tcgemm {
@@ -90,6 +91,42 @@ Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const v
                                               std::to_string(line_length) + "x" + std::to_string(lines) +
                                               " elements, ld " + std::to_string(ld) + ", box " +
                                               std::to_string(box_inner) + "x" + std::to_string(box_outer));
+  return out;
+}
+
+RowClassLayout row_class_layout(uint64_t address, int64_t ld, int64_t lines, uint32_t element_bytes) {
+  RowClassLayout out{};
+  for (int j = 0; j < kRowClasses; ++j) {
+    const uint64_t first = address + static_cast<uint64_t>(j) * static_cast<uint64_t>(ld) * element_bytes;
+    out.base[j] = first & ~uint64_t{15};
+    out.x0[j] = static_cast<int32_t>((first - out.base[j]) / element_bytes);
+    out.rows[j] = lines > j ? (lines - j + kRowClasses - 1) / kRowClasses : 0;
+  }
+  return out;
+}
+
+Result<RowClassMaps> make_row_class_maps(const char* operand, DType dtype, const void* base, uint64_t line_length,
+                                         uint64_t lines, int64_t ld, uint32_t box_inner, uint32_t box_rows,
+                                         bool promote_l2) {
+  const uint32_t bytes = static_cast<uint32_t>(dtype_bytes(dtype));
+  const uint64_t address = reinterpret_cast<uint64_t>(base);
+  if (bytes < 2 || address % bytes != 0)
+    return Status(StatusCode::misaligned, std::string(operand) + ": row classes need 2- or 4-byte elements on their own alignment");
+  const RowClassLayout l = row_class_layout(address, ld, static_cast<int64_t>(lines), bytes);
+  if (line_length + kRowClasses > (uint64_t{1} << 32))
+    return Status::unsupported(std::string(operand) + ": rows of 2^32 elements or more");
+  RowClassMaps out{};
+  for (int j = 0; j < kRowClasses; ++j) {
+    const int c = l.rows[j] > 0 ? j : 0;  // classes with no rows are never loaded
+    Result<TensorMap2d> m = make_tensor_map_2d(operand, dtype, reinterpret_cast<const void*>(l.base[c]),
+                                               line_length + static_cast<uint64_t>(l.x0[c]),
+                                               static_cast<uint64_t>(std::max<int64_t>(l.rows[c], 1)),
+                                               ld * kRowClasses, box_inner, box_rows, promote_l2);
+    if (!m.ok()) return m.status();
+    out.map[j] = m.value().map;
+    out.x0[j] = l.x0[j];
+    out.rows[j] = static_cast<int32_t>(l.rows[j]);
+  }
   return out;
 }
 

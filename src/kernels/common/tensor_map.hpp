@@ -27,4 +27,30 @@ Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const v
                                        uint64_t line_length, uint64_t lines, int64_t ld,
                                        uint32_t box_inner, uint32_t box_outer, bool promote_l2 = true);
 
+// Row classes: a K-major operand whose ld (or base) breaks TMA's 16-byte rule, read by TMA anyway.
+// Rows r, r + 8, r + 16, ... lie 8 * ld elements apart, and 8 * ld * 2 bytes is a multiple of 16 for
+// any ld, so each of the 8 classes of rows (r mod 8) is a legal 2D tensor once its base is rounded
+// down to 16 bytes; the rounding is undone by starting every box `x0` elements in. A box of R rows
+// of class j then holds rows 8q + j, ..., 8(q + R - 1) + j: a tile of 8R rows arrives as 8 boxes,
+// row-permuted, and the kernel un-permutes its output (wgmma_tma_ws.cu).
+inline constexpr int kRowClasses = 8;
+struct RowClassLayout {
+  uint64_t base[kRowClasses];  // class j's first row, rounded down to 16 bytes
+  int32_t x0[kRowClasses];     // elements from base[j] to that row's first element (0..7)
+  int64_t rows[kRowClasses];   // rows in class j: ceil((lines - j) / 8), 0 when lines <= j
+};
+// Pure arithmetic (host-testable): `address` must be element-aligned.
+RowClassLayout row_class_layout(uint64_t address, int64_t ld, int64_t lines, uint32_t element_bytes);
+
+struct RowClassMaps {
+  CUtensorMap map[kRowClasses];  // class j with lines_j >= 1; a class with no rows repeats class 0's map
+  int32_t x0[kRowClasses];
+  int32_t rows[kRowClasses];
+};
+// Boxes of box_inner (<= 128 bytes) x box_rows, 128-byte swizzle, zero fill past each class's
+// rows and past line_length (K).
+Result<RowClassMaps> make_row_class_maps(const char* operand, DType dtype, const void* base, uint64_t line_length,
+                                         uint64_t lines, int64_t ld, uint32_t box_inner, uint32_t box_rows,
+                                         bool promote_l2 = true);
+
 }  // namespace tcgemm

@@ -241,12 +241,58 @@ KernelEntry planned_thread_loads_entry(std::string_view name) {
     const Status tma = sm90_wgmma_ws_supports(g, In);
     if (tma.ok()) return Status::unsupported("A and B meet TMA's 16-byte rule: the TMA kernels serve it");
     if (tma.code() != StatusCode::misaligned) return tma;
-    return gate_thread_loads(plan_split_k(g, In, current_sm_count(), true));
+    return gate_thread_loads(plan_split_k(g, In, current_sm_count(), WsLoads::threads));
   };
-  e.workspace_bytes = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count(), true).workspace_bytes; };
-  e.split_k = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count(), true).splits; };
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_planned_launch(a, In, true); };
-  e.describe = [](const GemmDesc& g) { return describe(plan_split_k(g, In, current_sm_count(), true)); };
+  e.workspace_bytes = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count(), WsLoads::threads).workspace_bytes; };
+  e.split_k = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count(), WsLoads::threads).splits; };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_planned_launch(a, In, WsLoads::threads); };
+  e.describe = [](const GemmDesc& g) { return describe(plan_split_k(g, In, current_sm_count(), WsLoads::threads)); };
+  return e;
+}
+
+// Row classes (tensor_map.hpp): the planned tile (128x128 or 128x64) reading K-major A and B whose ld
+// or base breaks TMA's 16-byte rule through eight row-class maps each, so no copy runs first. For
+// plans of one round (more rounds go to the repack path's persistent kernels) where the model puts
+// it 20% below the copies (~2.9 TB/s, plus a launch: what calls 3's repack times less their aligned
+// plans imply) and the repacked problem's own plan: its k-blocks cost ~1.5 us against ~0.4 through
+// TMA on the copies, and at 256x256x65537 the model (62 us) undershot it (80.7 measured, the copies
+// 76.5), hence the margin.
+// NOTES: session 12, call 3 (same process, verified): 128x8192x28673 346 us against 455 through the
+// copies (cuBLAS 503); 333x777x4099 40.6 against 27.6; 1000x1000x1001 28.5 against 13.7;
+// 256x256x65537 80.7 against 76.5; 512x1024x32769 206 against 151.
+constexpr double kRepackBytesPerUs = 2.9e6;
+constexpr double kRepackLaunchUs = 3.0;
+
+template <DType In>
+KernelEntry planned_row_class_entry(std::string_view name) {
+  KernelEntry e = ws_entry<In>(name);
+  e.preference = 4;  // above the repack paths (3) where its gate admits, below thread loads' (5)
+  e.supports = [](const GemmDesc& g) -> Status {
+    const Status tma = sm90_wgmma_ws_supports(g, In);
+    if (tma.ok()) return Status::unsupported("A and B meet TMA's 16-byte rule: the TMA kernels serve it");
+    if (tma.code() != StatusCode::misaligned) return tma;
+    const SplitKPlan p = plan_split_k(g, In, current_sm_count(), WsLoads::row_classes);
+    if (p.predicted_us >= 1e30)
+      return Status::unsupported("row classes take K-major A and B only (A row-major, B column-major)");
+    if (forced_split_k() != 0) return Status::success();
+    if (p.ctas > current_sm_count())
+      return Status::unsupported("the plan needs more than one round of CTAs: the repack path's persistent kernels serve it");
+    const double copies = static_cast<double>(repack_copy_bytes(g)) / kRepackBytesPerUs + kRepackLaunchUs;
+    const double repacked = plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()).predicted_us;
+    if (p.predicted_us > 0.8 * (copies + repacked))
+      return Status::unsupported("the copies then TMA are predicted faster (" + std::to_string(static_cast<int>(copies + repacked)) +
+                                 " us against " + std::to_string(static_cast<int>(p.predicted_us)) +
+                                 " us for row classes' ~1.5 us k-blocks)");
+    return Status::success();
+  };
+  e.workspace_bytes = [](const GemmDesc& g) {
+    return plan_split_k(g, In, current_sm_count(), WsLoads::row_classes).workspace_bytes;
+  };
+  e.split_k = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count(), WsLoads::row_classes).splits; };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_planned_launch(a, In, WsLoads::row_classes); };
+  e.describe = [](const GemmDesc& g) {
+    return "row-class TMA (no copy), " + describe(plan_split_k(g, In, current_sm_count(), WsLoads::row_classes));
+  };
   return e;
 }
 
@@ -623,6 +669,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(planned_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_splitk"));
   table.push_back(planned_repack_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_repack_splitk"));
   table.push_back(planned_repack_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_repack_splitk"));
+  table.push_back(planned_row_class_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_rowclass"));
+  table.push_back(planned_row_class_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_rowclass"));
   table.push_back(planned_thread_loads_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_ldg"));
   table.push_back(planned_thread_loads_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_ldg"));
   table.push_back(splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_splitk"));

@@ -129,6 +129,12 @@ constexpr double kSmL2Bytes = 90e9;     // what one SM's TMA loads sustain from 
 // What the producer's thread loads sustain a SM with every SM loading: 1000x1000x1001's 128 CTAs
 // ran 16 k-blocks of 24 KB in ~38 of its 40.4 us (run 80), ~10 GB/s.
 constexpr double kSmThreadLoadBytes = 10e9;
+// A row-class k-block (TMA's 16 small boxes, then the realign warps' shifts): ~1.5 us, whatever the
+// tile (128x64 at 333x777x4099, 128x128 at 128x8192x28673; session 12, call 3).
+constexpr double kRowClassKBlockSeconds = 1.5e-6;
+// ...and its first stage comes ~4.5 us later than TMA's on aligned operands (5.1-6.1 against 0.77 us
+// after the PDL wait; the traces of session 12, call 5): two k-blocks of boxes before any shift.
+constexpr double kRowClassFillUs = 4.5;
 // The three rates below are fitted, not measured directly:
 // - L2: a 128x64 tile x 128 CTAs re-reading a 7 MB A panel at 128x8192x28672 moved 1.41 GB in
 //   155 us end to end (run 14), 9.1 TB/s; 9.5 leaves room for the launch and fill in those 155 us.
@@ -143,10 +149,11 @@ constexpr double kLaunchUs = 2.0;       // a kernel's fill/drain and launch gap 
 
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-std::vector<Sm90WsVariant> split_k_candidates(bool thread_loads) {
-  if (thread_loads) {
+std::vector<Sm90WsVariant> split_k_candidates(WsLoads loads) {
+  if (loads != WsLoads::tma) {
     Sm90WsVariant v128 = sm90_wgmma_ws_narrow_variant(128), v64 = sm90_wgmma_ws_narrow_variant(64);
-    v128.thread_loads = v64.thread_loads = true;
+    v128.thread_loads = v64.thread_loads = loads == WsLoads::threads;
+    v128.row_classes = v64.row_classes = loads == WsLoads::row_classes;
     return {v128, v64};
   }
   return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64)};
@@ -168,13 +175,14 @@ double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int spl
   const double peak_sm = (input == DType::tf32 ? 495e12 : 989e12) / 132.0;
   const double mma_kb = 2.0 * s.tile_m * s.tile_n * s.tile_k / (peak_sm * tile_efficiency(v));
   const double load_kb =
-      static_cast<double>(s.tile_m + s.tile_n) * s.tile_k * elem / (v.thread_loads ? kSmThreadLoadBytes : kSmL2Bytes);
+      v.row_classes ? kRowClassKBlockSeconds
+                    : static_cast<double>(s.tile_m + s.tile_n) * s.tile_k * elem / (v.thread_loads ? kSmThreadLoadBytes : kSmL2Bytes);
   const double cta = static_cast<double>(per) * std::max(mma_kb, load_kb);
   const double dram = (static_cast<double>(g.m) + static_cast<double>(g.n)) * static_cast<double>(g.k) * elem / kDramBytes;
   // Every CTA loads all of its stages: the narrow tiles re-read the other operand's panel.
   const double l2 = static_cast<double>(ctas) * static_cast<double>(per) * static_cast<double>(s.tile_m + s.tile_n) *
                     s.tile_k * elem / kL2Bytes;
-  double t = std::max({static_cast<double>(rounds) * cta, dram, l2}) * 1e6 + kLaunchUs;
+  double t = std::max({static_cast<double>(rounds) * cta, dram, l2}) * 1e6 + kLaunchUs + (v.row_classes ? kRowClassFillUs : 0.0);
   if (used > 1) t += 2.0 * static_cast<double>(used) * static_cast<double>(g.m) * static_cast<double>(g.n) * 4.0 / kSlabBytes * 1e6 + kLaunchUs;
   return t;
 }
@@ -191,13 +199,13 @@ bool same_problem(const GemmDesc& x, const GemmDesc& y) {
          x.beta == y.beta;
 }
 
-SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, bool thread_loads);
+SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads);
 
 }  // namespace
 
 // supports(), workspace_bytes() and launch() each ask for the plan of the same problem; a search
 // costs ~2 us of host time (measured on the build machine), as much as a small GEMM's launch.
-SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, bool thread_loads) {
+SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, WsLoads loads) {
   struct Last {
     bool valid = false;
     GemmDesc g;
@@ -205,20 +213,20 @@ SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, bool threa
     int sms = 0, forced = 0;
     SplitKPlan plan;
   };
-  thread_local Last last[2];  // TMA tiles, thread-load tiles
-  Last& l = last[thread_loads ? 1 : 0];
+  thread_local Last last[3];  // by WsLoads
+  Last& l = last[static_cast<int>(loads)];
   const int forced = forced_split_k();
   if (l.valid && l.input == input && l.sms == sm_count && l.forced == forced && same_problem(l.g, g)) return l.plan;
-  l = Last{true, g, input, sm_count, forced, make_plan(g, input, sm_count, thread_loads)};
+  l = Last{true, g, input, sm_count, forced, make_plan(g, input, sm_count, loads)};
   return l.plan;
 }
 
 namespace {
 
-SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, bool thread_loads) {
+SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads) {
   SplitKPlan best;
   best.predicted_us = 1e30;
-  for (const Sm90WsVariant v : split_k_candidates(thread_loads)) {
+  for (const Sm90WsVariant v : split_k_candidates(loads)) {
     if (!sm90_wgmma_ws_supports(g, input, v).ok()) continue;
     const int64_t k_blocks = k_blocks_of(g, v);
     const int64_t cap = std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2));
@@ -255,8 +263,8 @@ std::string describe(const SplitKPlan& p) {
   return buf;
 }
 
-Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, bool thread_loads) {
-  const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count(), thread_loads);
+Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, WsLoads loads) {
+  const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count(), loads);
   if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
   if (p.splits <= 1) return sm90_wgmma_ws_launch(args, input, true, p.variant);
   return sm90_wgmma_ws_run_split_k(args, input, p.variant, p.splits, p.k_blocks_per_split);

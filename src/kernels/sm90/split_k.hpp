@@ -63,15 +63,18 @@ struct SplitKPlan {
   double predicted_us = 0;    // the model's time, launch overheads included
   std::size_t workspace_bytes = 0;
 };
-// thread_loads: the `_ldg` tiles instead (128x128 s7 and 128x64 s9 with the producer's plain loads,
-// any alignment and layout), priced at the rate those loads sustain.
-SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, bool thread_loads = false);
+// How the planned tiles load A and B: TMA (one map each), the producer's plain loads (the `_ldg`
+// tiles, 128x128 s7 and 128x64 s9, any alignment and layout, priced at the rate those loads
+// sustain), or TMA over eight row classes (the `_rowclass` tiles, the same two, K-major A and B with
+// any ld, priced as TMA).
+enum class WsLoads { tma, threads, row_classes };
+SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, WsLoads loads = WsLoads::tma);
 // "tile 128x64 s9, 16 K slices of 64 k-blocks, 128 CTAs; model 27.8 us" (for `tcgemm explain`).
 std::string describe(const SplitKPlan& p);
 // The model for one candidate (exposed for tests and the profiler's notes).
 double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int splits, int sm_count);
 
 // The planned path: the plan's tile, split or not. Needs plan_split_k(...).workspace_bytes.
-Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, bool thread_loads = false);
+Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, WsLoads loads = WsLoads::tma);
 
 }  // namespace tcgemm

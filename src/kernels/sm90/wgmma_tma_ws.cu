@@ -19,6 +19,7 @@
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/pdl.cuh"
+#include "kernels/common/row_class_realign.cuh"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/thread_loads.cuh"
@@ -150,6 +151,19 @@ struct ThreadLoads {
   bool a_k_contiguous, b_k_contiguous;  // A row-major, B column-major
 };
 
+// The TMA descriptors, in parameter space (__grid_constant__): one map per operand, or, row classes
+// (tensor_map.hpp), eight per operand with each class's start offset and row count.
+template <bool kByClass>
+struct Maps {
+  CUtensorMap a, b;
+};
+template <>
+struct Maps<true> {
+  CUtensorMap a[kRowClasses], b[kRowClasses];
+  int32_t a_x0[kRowClasses], b_x0[kRowClasses];
+  int32_t a_rows[kRowClasses], b_rows[kRowClasses];
+};
+
 struct Params {
   int64_t m, n, k;
   ThreadLoads loads;
@@ -257,11 +271,13 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 // aligned with an even ldd, and that beta == 0; full tiles then store straight from registers.
 // kThreadLoads: the producer warpgroup fills each stage with plain loads (thread_loads.cuh) instead
 // of TMA, any alignment and layout, always K-major in shared memory; the maps are not read.
+// kRowClassLoads: A and B K-major with an ld or base TMA cannot take directly: TMA lands each row
+// class's boxes (tensor_map.hpp) in a raw ring and the producer's warps 1-3 shift them into natural
+// stages (row_class_realign.cuh); the stages then hold what the TMA path's would.
 template <WgmmaInput In, int TileN, int Stages, int Consumers, bool kAMnMajor, bool kBMnMajor, bool kDirectStore,
-          bool kThreadLoads = false>
+          bool kThreadLoads = false, bool kRowClassLoads = false>
 __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads, 1)
-    wgmma_tma_ws_kernel(const __grid_constant__ CUtensorMap map_a,
-                        const __grid_constant__ CUtensorMap map_b, const Params p) {
+    wgmma_tma_ws_kernel(const __grid_constant__ Maps<kRowClassLoads> maps, const Params p) {
   using C = Config<In, TileN, Stages, Consumers>;
   static_assert(!kBMnMajor || TileN % 64 == 0, "an MN-major B tile is whole 64-element column blocks");
   using Mma = dev::Wgmma<C::kTileN, In, kAMnMajor ? 1 : 0, kBMnMajor ? 1 : 0>;
@@ -270,7 +286,12 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   extern __shared__ uint8_t smem_raw[];
   const uint32_t raw = dev::smem_addr(smem_raw);
   const uint32_t base = (raw + C::kAtomBytes - 1) & ~(C::kAtomBytes - 1);
-  const dev::StageRing ring(base, C::kStages, C::kABytes, C::kBBytes, 0);
+  // Row classes split the stages: kRing natural K-major stages that wgmma reads, then kRaw stages of
+  // the class boxes as TMA lands them (their barriers after the ring's).
+  constexpr int kRing = kRowClassLoads ? C::kStages / 2 : C::kStages;
+  constexpr int kRaw = C::kStages - kRing;
+  const dev::StageRing ring(base, kRing, C::kABytes, C::kBBytes, kRaw * C::kStageBytes);
+  const dev::StageRing boxes(base + kRing * C::kStageBytes, kRaw, C::kABytes, C::kBBytes, 2 * kRing * 8);
 
   const int warpgroup = threadIdx.x / 128;
   const int lane = threadIdx.x % 32;
@@ -279,6 +300,11 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
 
   static_assert(!kThreadLoads || (!kAMnMajor && !kBMnMajor && In != WgmmaInput::tf32),
                 "thread loads store 16-bit stages K-major");
+  static_assert(!kRowClassLoads || (!kThreadLoads && !kAMnMajor && !kBMnMajor && !kDirectStore && C::kConsumers == 2 &&
+                                 (C::kTileN == 64 || C::kTileN == 128)),
+                "row classes: K-major A and B, boxes of whole 8-row swizzle atoms (tile N 64 or 128)");
+  // Rows a row-class box holds (tile / 8).
+  constexpr int kARows = C::kTileM / kRowClasses, kBRows = C::kTileN / kRowClasses;
   // Tile order: groups of kGroupM tile rows sweep all tile columns, so CTAs resident together
   // share B columns and a small band of A rows in L2.
   const int64_t tile = blockIdx.x;
@@ -296,14 +322,22 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   const int k_tiles = min(p.k_blocks_per_split, k_blocks - kt_first);
   // setmaxnreg.dec would leave the loading threads 40 registers; the thread-load tiles (N <= 128)
   // keep their consumers well inside the launch allocation without it.
-  constexpr bool kMovesRegisters = C::kMovesRegisters && !kThreadLoads;
+  constexpr bool kMovesRegisters = C::kMovesRegisters && !kThreadLoads && !kRowClassLoads;
   if (threadIdx.x == 0) {
-    if constexpr (!kThreadLoads) {
-      dev::tma_prefetch_descriptor(&map_a);
-      dev::tma_prefetch_descriptor(&map_b);
+    if constexpr (kRowClassLoads) {
+#pragma unroll
+      for (int j = 0; j < kRowClasses; ++j) {
+        dev::tma_prefetch_descriptor(&maps.a[j]);
+        dev::tma_prefetch_descriptor(&maps.b[j]);
+      }
+    } else if constexpr (!kThreadLoads) {
+      dev::tma_prefetch_descriptor(&maps.a);
+      dev::tma_prefetch_descriptor(&maps.b);
     }
-    // full: the producer thread's arrive.expect_tx, or each of the 128 loading threads' arrive.
-    ring.init(C::kStages, C::kConsumers * 4, kThreadLoads ? 128 : 1);  // one empty arrival per consumer warp
+    // full: the producer thread's arrive.expect_tx, each of the 128 loading threads' arrive, or each of
+    // the 3 realigning warps' (row classes); empty: one arrival per consumer warp.
+    ring.init(kRing, C::kConsumers * 4, kThreadLoads ? 128 : kRowClassLoads ? 3 : 1);
+    if constexpr (kRowClassLoads) boxes.init(kRaw, 3, 1);
   }
   __syncthreads();
   // Programmatic dependent launch (common/pdl.cuh): the prologue above may overlap the previous
@@ -336,10 +370,51 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
                                          reinterpret_cast<uintptr_t>(ld.b), ld.b_end);
         dev::fence_proxy_async_shared();  // this thread's stores, before wgmma reads them (async proxy)
         dev::mbarrier_arrive(ring.full(s));
-        if (++s == C::kStages) {
+        if (++s == kRing) {
           s = 0;
           ++round;
         }
+      }
+    } else if constexpr (kRowClassLoads) {
+      // Row classes (tensor_map.hpp): each class's k-block box lands in the raw ring starting at a
+      // 16-byte aligned x (TMA refuses any other start: an illegal instruction, session 12), so raw
+      // element t of box q of class j is element 64q + t - x0[j] of its rows; the producer shifts the
+      // rows back into the natural stage the consumers read (row_class_realign.cuh): warp 0 lands the
+      // boxes, warps 1-3 shift them. A box wholly past its class's rows is skipped (and not counted),
+      // as the MN-major blocks past M below; its stale rows only feed output rows the epilogue never
+      // stores.
+      const int32_t qa = m0 / kRowClasses, qb = n0 / kRowClasses;
+      uint32_t live = 0, box_bytes = 0;
+#pragma unroll
+      for (int j = 0; j < kRowClasses; ++j) {
+        if (qa < maps.a_rows[j]) live |= 1u << j, box_bytes += kARows * C::kSwizzleBytes;
+        if (qb < maps.b_rows[j]) live |= 1u << (8 + j), box_bytes += kBRows * C::kSwizzleBytes;
+      }
+      const int warp = (threadIdx.x / 32) % 4;
+      if (warp == 0) {
+        if (lane == 0) {
+          int rs = 0;
+          uint32_t round = 0;
+          for (int q = 0; q <= k_tiles; ++q) {  // one box past the split: its first x0 elements end each row
+            if (round > 0) dev::mbarrier_wait(boxes.empty(rs), (round - 1) & 1);
+            dev::mbarrier_arrive_expect_tx(boxes.full(rs), box_bytes);
+            const int32_t x = (kt_first + q) * C::kTileK;
+#pragma unroll
+            for (int j = 0; j < kRowClasses; ++j) {
+              if (live & (1u << j))
+                dev::tma_load_2d(boxes.a(rs) + j * kARows * C::kSwizzleBytes, &maps.a[j], boxes.full(rs), x, qa);
+              if (live & (1u << (8 + j)))
+                dev::tma_load_2d(boxes.b(rs) + j * kBRows * C::kSwizzleBytes, &maps.b[j], boxes.full(rs), x, qb);
+            }
+            if (++rs == kRaw) {
+              rs = 0;
+              ++round;
+            }
+          }
+        }
+      } else {
+        dev::realign_row_classes<C::kTileM, C::kTileN, kRing, kRaw>(ring, boxes, maps.a_x0, maps.b_x0, k_tiles,
+                                                                   warp - 1, lane);
       }
     } else if (threadIdx.x == 0) {
       // NOTES: MN-major operands arrive as 64-element column blocks. A block wholly past M (or N)
@@ -361,22 +436,22 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         dev::mbarrier_arrive_expect_tx(ring.full(s), stage_bytes);
         const int32_t k0 = (kt_first + kt) * C::kTileK;
         if constexpr (!kAMnMajor) {
-          dev::tma_load_2d(ring.a(s), &map_a, ring.full(s), k0, m0);  // box kTileK(K) x 128(M)
+          dev::tma_load_2d(ring.a(s), &maps.a, ring.full(s), k0, m0);  // box kTileK(K) x 128(M)
         } else {
 #pragma unroll
           for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
             if (i < a_blocks)
-              dev::tma_load_2d(ring.a(s) + i * C::kMnBlockBytes, &map_a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+              dev::tma_load_2d(ring.a(s) + i * C::kMnBlockBytes, &maps.a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
         }
         if constexpr (!kBMnMajor) {
-          dev::tma_load_2d(ring.b(s), &map_b, ring.full(s), k0, n0);  // box kTileK(K) x 256(N)
+          dev::tma_load_2d(ring.b(s), &maps.b, ring.full(s), k0, n0);  // box kTileK(K) x 256(N)
         } else {
 #pragma unroll
           for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
             if (i < b_blocks)
-              dev::tma_load_2d(ring.b(s) + i * C::kMnBlockBytes, &map_b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+              dev::tma_load_2d(ring.b(s) + i * C::kMnBlockBytes, &maps.b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0);
         }
-        if (++s == C::kStages) {
+        if (++s == kRing) {
           s = 0;
           ++round;
         }
@@ -427,7 +502,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       dev::wgmma_wait_group<1>();
       if (kt > 0 && lane == 0) dev::mbarrier_arrive(ring.empty(prev));
       prev = s;
-      if (++s == C::kStages) {
+      if (++s == kRing) {
         s = 0;
         phase ^= 1;
       }
@@ -556,16 +631,24 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
   }
 }
 
-template <WgmmaInput In, class V, bool kAMnMajor, bool kBMnMajor, bool kDirectStore, bool kThreadLoads = false>
+template <WgmmaInput In, class V, bool kAMnMajor, bool kBMnMajor, bool kDirectStore, bool kThreadLoads = false,
+          bool kRowClassLoads = false>
 const void* kernel_function() {
-  return reinterpret_cast<const void*>(
-      &wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, V::kConsumers, kAMnMajor, kBMnMajor, kDirectStore, kThreadLoads>);
+  return reinterpret_cast<const void*>(&wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, V::kConsumers, kAMnMajor,
+                                                            kBMnMajor, kDirectStore, kThreadLoads, kRowClassLoads>);
 }
 
 // The instance for this input and layout, or nullptr where the variant's set does not compile it.
 // Thread loads: the narrow 128x128 and 128x64 tiles, 16-bit inputs, every layout (one instance).
+// Row classes: the same two tiles, 16-bit inputs, A row-major and B column-major only.
 template <WgmmaInput In, class V>
-const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store, bool thread_loads) {
+const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store, bool thread_loads, bool row_classes) {
+  if (row_classes) {
+    if constexpr (V::kSet == InstanceSet::narrow && V::kConsumers == 2 && (V::kTileN == 128 || V::kTileN == 64) &&
+                  In != WgmmaInput::tf32)
+      return a_mn_major || b_mn_major ? nullptr : kernel_function<In, V, false, false, false, false, true>();
+    return nullptr;
+  }
   if (thread_loads) {
     if constexpr (V::kSet == InstanceSet::narrow && V::kConsumers == 2 && (V::kTileN == 128 || V::kTileN == 64) &&
                   In != WgmmaInput::tf32)
@@ -602,10 +685,10 @@ const void* find_instance(DType input, Sm90WsVariant v, bool a_mn_major, bool b_
   const void* fn = nullptr;
   visit_variant(v, [&](auto tag) {
     using V = decltype(tag);
-    const bool tl = v.thread_loads;
-    fn = input == DType::tf32   ? find_instance<WgmmaInput::tf32, V>(a_mn_major, b_mn_major, direct_store, tl)
-         : input == DType::bf16 ? find_instance<WgmmaInput::bf16, V>(a_mn_major, b_mn_major, direct_store, tl)
-         : input == DType::f16  ? find_instance<WgmmaInput::f16, V>(a_mn_major, b_mn_major, direct_store, tl)
+    const bool tl = v.thread_loads, rc = v.row_classes;
+    fn = input == DType::tf32   ? find_instance<WgmmaInput::tf32, V>(a_mn_major, b_mn_major, direct_store, tl, rc)
+         : input == DType::bf16 ? find_instance<WgmmaInput::bf16, V>(a_mn_major, b_mn_major, direct_store, tl, rc)
+         : input == DType::f16  ? find_instance<WgmmaInput::f16, V>(a_mn_major, b_mn_major, direct_store, tl, rc)
                                 : nullptr;
   });
   return fn;
@@ -633,7 +716,7 @@ Sm90WsShape shape_of(DType input, Sm90WsVariant v) {
 
 std::string to_string(Sm90WsVariant v) {
   return std::to_string(64 * v.consumers) + "x" + std::to_string(v.tile_n) + " s" + std::to_string(v.stages) +
-         (v.thread_loads ? " thread loads" : "");
+         (v.thread_loads ? " thread loads" : "") + (v.row_classes ? " row classes" : "");
 }
 
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers) {
@@ -672,6 +755,16 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
   if (v.thread_loads) {
     if (find_instance(input, v, false, false, false) == nullptr)
       return Status::unsupported("thread loads run the 128x128 and 128x64 tiles on bf16 or f16 inputs only");
+    if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0)
+      return Status(StatusCode::misaligned, "A and B must be aligned to their 2-byte elements");
+    return Status::success();
+  }
+  if (v.row_classes) {
+    if (g.a.layout != Layout::row || g.b.layout != Layout::column ||
+        find_instance(input, v, false, false, false) == nullptr)
+      return Status::unsupported(
+          "row classes run the 128x128 and 128x64 tiles on bf16 or f16 with K-major A and B (A row-major, B "
+          "column-major) only");
     if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0)
       return Status(StatusCode::misaligned, "A and B must be aligned to their 2-byte elements");
     return Status::success();
@@ -729,7 +822,20 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   // passes, run 55), while 128x8192x28672's 128x256 split-K lost 1-2% and 4096^3 was level.
   const bool promote_l2 = v.consumers > 1;
   TensorMap2d tma_a{}, tma_b{};  // thread loads read neither
-  if (!v.thread_loads) {
+  Maps<true> classes{};
+  if (v.row_classes) {
+    if (a_mn_major || b_mn_major || input == DType::tf32)
+      return Status::unsupported("row classes take K-major 16-bit A and B only");
+    Result<RowClassMaps> ca = make_row_class_maps("A", g.a.dtype, args.a, g.k, g.m, lda, kb, tile_m / kRowClasses, promote_l2);
+    if (!ca.ok()) return ca.status();
+    Result<RowClassMaps> cb = make_row_class_maps("B", g.b.dtype, args.b, g.k, g.n, ldb, kb, tile_n / kRowClasses, promote_l2);
+    if (!cb.ok()) return cb.status();
+    for (int j = 0; j < kRowClasses; ++j) {
+      classes.a[j] = ca.value().map[j], classes.b[j] = cb.value().map[j];
+      classes.a_x0[j] = ca.value().x0[j], classes.b_x0[j] = cb.value().x0[j];
+      classes.a_rows[j] = ca.value().rows[j], classes.b_rows[j] = cb.value().rows[j];
+    }
+  } else if (!v.thread_loads) {
     Result<TensorMap2d> map_a =
         a_mn_major ? make_tensor_map_2d("A", g.a.dtype, args.a, g.m, g.k, lda, mnb, kb, promote_l2)
                    : make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, kb, tile_m, promote_l2);
@@ -778,12 +884,13 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
     // NOTES: only with an even ld (8-byte pairs). With an odd one the register path has to store
     // 4-byte halves of each pair, and 333x777x4099 measured 22% slower that way (0.0449 against
     // 0.0369 ms) than through the staged, row-coalesced epilogue.
-    ep.f32_slab = g.d.layout == Layout::row && g.n % 2 == 0 && reinterpret_cast<uintptr_t>(partials) % 8 == 0;
+    ep.f32_slab = g.d.layout == Layout::row && g.n % 2 == 0 && reinterpret_cast<uintptr_t>(partials) % 8 == 0 &&
+                  !v.row_classes;
   }
 
   // The register-store epilogue writes D's own 16-bit type along a row; the `_ds` instance ({256, 4}
   // only) assumes 4-byte pairs, every other one reads the two flags at run time.
-  ep.direct_store = allow_direct_store && input != DType::tf32 && partials == nullptr && g.d.layout == Layout::row &&
+  ep.direct_store = allow_direct_store && !v.row_classes && input != DType::tf32 && partials == nullptr && g.d.layout == Layout::row &&
                     g.d.dtype == input && g.beta == 0.0f;
   const uintptr_t d_address = reinterpret_cast<uintptr_t>(args.d);
   ep.d_vec = ldd % 8 == 0 && d_address % 16 == 0 ? 8 : ldd % 2 == 0 && d_address % 4 == 0 ? 2 : 1;
@@ -794,9 +901,8 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   const void* fn = find_instance(input, v, a_mn_major, b_mn_major, ds_instance);
   if (fn == nullptr) return Status(StatusCode::internal, "sm90 wgmma: no kernel instance for this input and layout");
   if (Status st = allow_dynamic_smem(fn, shape.smem_bytes); !st.ok()) return st;
-  const CUtensorMap* ma = &tma_a.map;
-  const CUtensorMap* mb = &tma_b.map;
-  void* kernel_args[] = {const_cast<CUtensorMap*>(ma), const_cast<CUtensorMap*>(mb), &p};
+  Maps<false> plain{tma_a.map, tma_b.map};
+  void* kernel_args[] = {v.row_classes ? static_cast<void*>(&classes) : static_cast<void*>(&plain), &p};
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
   cfg.blockDim = dim3(static_cast<unsigned>(shape.threads));

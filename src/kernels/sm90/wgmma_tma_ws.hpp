@@ -23,11 +23,14 @@ struct Sm90WsShape {
 // (narrow tile 64 only).
 // thread_loads: the `_ldg` kernels ({128, max} and {64, max}, 16-bit inputs): the producer
 // warpgroup loads A and B with plain loads, so any alignment and layout runs without a copy.
+// row_classes: the `_rowclass` kernels (the same two tiles, 16-bit, A row-major and B column-major):
+// any ld and element-aligned base, loaded by TMA as eight row classes each (tensor_map.hpp), no copy.
 struct Sm90WsVariant {
   int tile_n = 256;
   int stages = 4;
   int consumers = 2;
   bool thread_loads = false;
+  bool row_classes = false;
   friend bool operator==(const Sm90WsVariant&, const Sm90WsVariant&) = default;
 };
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers = 2);
