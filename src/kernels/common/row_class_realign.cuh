@@ -48,12 +48,12 @@ __device__ __forceinline__ uint4 shift_elements(uint4 lo, uint4 hi, int x0) {
 // chunk of its row (a shuffle, not a second load) and both the raw reads and the stage writes cover
 // 4 rows x 128 bytes without bank conflicts. Steps go rw, rw + 3, ... in batches of 8 whose loads
 // are all issued before any is used.
-// NOTES (session 12, calls 2-5; bench/NOTES.md): one step at a time with x0 read through a generic
-// pointer into parameter space took ~3.7 us a 128x64 k-block; this version ~1.5 us. Four warps, two
-// classes each (warp 0 landing the boxes between its own shifts) measured slower, ~2.2-2.4 us: the
-// boxes went out later. With the shifts skipped it still took ~1.2 us a k-block: the 16 boxes of 1-2
-// KB a k-block (against 2 of 8-16 KB on the TMA path) bound it, not the 16 descriptors (one map for
-// every class measured the same).
+// NOTES (session 12, calls 2-9; bench/NOTES.md "Misaligned K-major operands without the copy"): one
+// step at a time with x0 read through a generic pointer into parameter space took ~3.7 us a 128x64
+// k-block; this version ~1.5 us. Slower: four warps of two classes each with warp 0 also landing the
+// boxes (~2.2-2.4 us), and whole classes a warp with the shift specialized on x0 by a switch (40-50%
+// slower). No faster: boxes of two k-blocks (8 a k-block, not 16), a raw ring 7 k-blocks deep, one
+// map for every class. What bounds this version was not located.
 template <int kTileM, int kTileN, int kRing, int kRaw>
 __device__ __forceinline__ void realign_row_classes(const StageRing& ring, const StageRing& raw, const int32_t* a_x0,
                                                     const int32_t* b_x0, int k_tiles, int rw, int lane) {
