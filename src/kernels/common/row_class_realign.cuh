@@ -51,7 +51,7 @@ __device__ __forceinline__ uint4 shift_elements(uint4 lo, uint4 hi, int x0) {
 // NOTES (session 12, calls 2-9; bench/NOTES.md "Misaligned K-major operands without the copy"): one
 // step at a time with x0 read through a generic pointer into parameter space took ~3.7 us a 128x64
 // k-block; this version ~1.5 us. Slower: four warps of two classes each with warp 0 also landing the
-// boxes (~2.2-2.4 us), and whole classes a warp with the shift specialized on x0 by a switch (40-50%
+// boxes (~2.2-2.4 us), and whole classes a warp with the shift specialized on x0 by a switch (30-70%
 // slower). No faster: boxes of two k-blocks (8 a k-block, not 16), a raw ring 7 k-blocks deep, one
 // map for every class. ncu (run 132): instruction-bound, ~1300 SASS instructions a k-block a warp.
 template <int kTileM, int kTileN, int kRing, int kRaw>

@@ -253,7 +253,7 @@ KernelEntry planned_thread_loads_entry(std::string_view name) {
 // Row classes (tensor_map.hpp): the planned tile (128x128 or 128x64) reading K-major A and B whose ld
 // or base breaks TMA's 16-byte rule through eight row-class maps each, so no copy runs first. For
 // plans of one round (more rounds go to the repack path's persistent kernels) where the model puts
-// it 20% below the copies (~2.9 TB/s, plus a launch: what calls 3's repack times less their aligned
+// it 20% below the copies (~2.9 TB/s, plus a launch: what call 3's repack times less their aligned
 // plans imply) and the repacked problem's own plan: its k-blocks cost ~1.5 us against ~0.4 through
 // TMA on the copies, and at 256x256x65537 the model (62 us) undershot it (80.7 measured, the copies
 // 76.5), hence the margin.
@@ -274,9 +274,8 @@ KernelEntry planned_row_class_entry(std::string_view name) {
     const SplitKPlan p = plan_split_k(g, In, current_sm_count(), WsLoads::row_classes);
     if (p.predicted_us >= 1e30)
       return Status::unsupported("row classes take K-major A and B only (A row-major, B column-major)");
+    if (Status s = planned_fits(p, "the repack path"); !s.ok()) return s;
     if (forced_split_k() != 0) return Status::success();
-    if (p.ctas > current_sm_count())
-      return Status::unsupported("the plan needs more than one round of CTAs: the repack path's persistent kernels serve it");
     const double copies = static_cast<double>(repack_copy_bytes(g)) / kRepackBytesPerUs + kRepackLaunchUs;
     const double repacked = plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()).predicted_us;
     if (p.predicted_us > 0.8 * (copies + repacked))
