@@ -100,10 +100,33 @@ TEST(RowClassLayout, EveryRowInOneClassFromASixteenByteBase) {
       }
 }
 
+// The realign's class order (row_class_realign.cuh): a permutation; where every x0 / 2 comes twice
+// (odd ld's, and ld = 2 mod 4) each half of it holds four different x0 / 2, so a warp step's four rows
+// read four different banks of their chunks.
+TEST(RowClassLayout, OrderSpreadsAStepOverFourBanks) {
+  for (uint64_t address : {uint64_t{0x10000}, uint64_t{0x10002}, uint64_t{0x1000e}})
+    for (int64_t ld = 1; ld <= 64; ++ld) {
+      const RowClassLayout l = row_class_layout(address, ld, 64, 2);
+      bool seen[kRowClasses] = {};
+      for (int p = 0; p < kRowClasses; ++p) {
+        ASSERT_GE(l.order[p], 0);
+        ASSERT_LT(l.order[p], kRowClasses);
+        EXPECT_FALSE(seen[l.order[p]]) << "ld " << ld << ": class " << l.order[p] << " twice";
+        seen[l.order[p]] = true;
+      }
+      if (ld % 2 == 0 && ld % 4 != 2) continue;
+      for (int half = 0; half < 2; ++half) {
+        unsigned quads = 0;
+        for (int p = 0; p < 4; ++p) quads |= 1u << (l.x0[l.order[4 * half + p]] >> 1);
+        EXPECT_EQ(quads, 0xfu) << "ld " << ld << ", address " << address << ", half " << half;
+      }
+    }
+}
+
 // Refusals: aligned operands (the TMA kernels serve them), MN-major layouts (the repack path), plans
 // of more than one round, and problems whose copies cost less than row classes' slower k-blocks
-// (session 12, call 3: 333x777x4099 40.6 us against 27.6 through the copies; 128x8192x28673 346
-// against 455).
+// (session 13, call 3: 333x777x4099 34.1 us against 27.5 through the copies, 1000x1000x1001 21.7
+// against 14.3; 128x8192x28673 228 against 457, 256x256x65537 48.1 against 76.4).
 TEST(Sm90RowClassesHost, RefusesWhatOtherPathsServe) {
   if (current_sm_count() != 132) GTEST_SKIP() << "the plans are for 132 SMs";
   const KernelEntry* k = find_kernel("sm90_wgmma_bf16_128xN_ws_rowclass");
@@ -123,7 +146,7 @@ TEST(Sm90RowClassesHost, RefusesWhatOtherPathsServe) {
   g.b.layout = Layout::column;
   g.m = g.n = 4097;
   EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported) << "many rounds: " << k->supports(g).message();
-  // gemm()'s picks where measured (call 3).
+  // gemm()'s picks where measured (session 13, call 3).
   struct Pick {
     Shape s;
     const char* want;
@@ -131,7 +154,8 @@ TEST(Sm90RowClassesHost, RefusesWhatOtherPathsServe) {
   for (const Pick& p : {Pick{{128, 8192, 28673}, "sm90_wgmma_bf16_128xN_ws_rowclass"},
                         Pick{{333, 777, 4099}, "sm90_wgmma_bf16_128xN_ws_repack_splitk"},
                         Pick{{1000, 1000, 1001}, "sm90_wgmma_bf16_128xN_ws_repack_splitk"},
-                        Pick{{256, 256, 65537}, "sm90_wgmma_bf16_128xN_ws_repack_splitk"},
+                        Pick{{256, 256, 65537}, "sm90_wgmma_bf16_128xN_ws_rowclass"},
+                        Pick{{64, 8192, 8193}, "sm90_wgmma_bf16_128xN_ws_rowclass"},
                         Pick{{512, 1024, 32769}, "sm90_wgmma_bf16_128xN_ws_repack_splitk"}}) {
     g.m = p.s.m;
     g.n = p.s.n;

@@ -14,9 +14,15 @@
 
 namespace tcgemm::dev {
 
-__device__ __forceinline__ uint4 lds128(uint32_t addr) {
-  uint4 v;
-  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
+// The realigning warps: the producer warpgroup's warps 1-3. NOTES: each was busy ~95% of the time at
+// ~0.24 instructions a cycle (ncu, session 13 call 2) while the consumers waited 47% at their full
+// barrier, yet 4 more warps (a fourth warpgroup) ran 22-29% slower (call 4), and waits that suspend
+// instead of polling changed nothing (call 5).
+inline constexpr int kRealignWarps = 3;
+
+__device__ __forceinline__ uint32_t lds32(uint32_t addr) {
+  uint32_t v;
+  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
   return v;
 }
 
@@ -25,83 +31,100 @@ __device__ __forceinline__ void sts128(uint32_t addr, uint4 v) {
                : "memory");
 }
 
-// The 8 16-bit elements starting x0 (0..7) elements into the 16 bytes lo then hi (little-endian:
-// element 2w is word w's low half). Selects, not an indexed array, so nothing goes to local memory.
-__device__ __forceinline__ uint4 shift_elements(uint4 lo, uint4 hi, int x0) {
-  const uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+// One lane's fixed view of one class it realigns: output chunk c (elements 8c..8c+7) of each of the
+// class's rows is raw words 4c + x0/2 + k, k = 0..4, joined in pairs by a 16-bit funnel shift when x0
+// is odd. Word k's offset in its 128-byte raw row (TMA lands the boxes unswizzled), plus the class's box offset; bit k of
+// `wraps`: that word lies in the next raw box (its first x0 elements end this k-block's rows).
+struct RealignLane {
+  uint32_t inner[5];
+  uint32_t wraps;
+  uint32_t shift;  // 16 * (x0 & 1)
+  uint32_t store;  // the class's row offset and swizzled chunk in the natural stage
+};
+
+__device__ __forceinline__ RealignLane realign_lane(int j, int x0, int rows, int c) {
+  RealignLane l{};
   const int q = x0 >> 1;
-  const uint32_t bits = static_cast<uint32_t>(x0 & 1) * 16;
-  uint32_t o[4];
 #pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    const uint32_t a = q == 0 ? w[k] : q == 1 ? w[k + 1] : q == 2 ? w[k + 2] : w[k + 3];
-    const uint32_t b = q == 0 ? w[k + 1] : q == 1 ? w[k + 2] : q == 2 ? w[k + 3] : w[k + 4];
-    o[k] = __funnelshift_r(a, b, bits);
+  for (int k = 0; k < 5; ++k) {
+    const int w = q + k, chunk = c + (w >> 2);  // w <= 7: at most one chunk past c
+    l.inner[k] = static_cast<uint32_t>(j * rows * 128 + ((chunk & 7) << 4) + ((w & 3) << 2));
+    l.wraps |= static_cast<uint32_t>(chunk >= 8) << k;
   }
-  return make_uint4(o[0], o[1], o[2], o[3]);
+  l.shift = 16u * static_cast<uint32_t>(x0 & 1);
+  l.store = static_cast<uint32_t>(j * 128 + ((c ^ j) << 4));  // natural row 8i + j: swizzle chunk c ^ j
+  return l;
 }
 
-// Warps `rw` = 0..2 (the producer warpgroup's warps 1-3; warp 0 lands the boxes): for each of the
-// CTA's k_tiles k-blocks, wait for raw boxes kt and kt + 1 and a free ring stage, write the stage,
-// publish it (one arrival a warp) and hand raw box kt back. Work is (row, 16-byte chunk) pairs, 32 to
-// a warp step: 4 rows of one class, so x0 is warp-uniform, a lane's right neighbour holds the next
-// chunk of its row (a shuffle, not a second load) and both the raw reads and the stage writes cover
-// 4 rows x 128 bytes without bank conflicts. Steps go rw, rw + 3, ... in batches of 8 whose loads
-// are all issued before any is used.
-// NOTES (session 12, calls 2-9; bench/NOTES.md "Misaligned K-major operands without the copy"): one
-// step at a time with x0 read through a generic pointer into parameter space took ~3.7 us a 128x64
-// k-block; this version ~1.5 us. Slower: four warps of two classes each with warp 0 also landing the
-// boxes (~2.2-2.4 us), and whole classes a warp with the shift specialized on x0 by a switch (30-70%
-// slower). No faster: boxes of two k-blocks (8 a k-block, not 16), a raw ring 7 k-blocks deep, one
-// map for every class. ncu (run 132): instruction-bound, ~1300 SASS instructions a k-block a warp.
-template <int kTileM, int kTileN, int kRing, int kRaw>
+// Realigning warp kRw (0..kRealignWarps - 1; the producer's warp 0 lands the boxes): for each of the CTA's
+// k_tiles k-blocks, wait for raw boxes kt and kt + 1 and a free ring stage, write the stage, publish
+// it (one arrival a warp) and hand raw box kt back.
+// A warp step is 4 rows x 8 output chunks, one row of each of 4 classes (lane / 8 picks the class
+// through `order`, lane % 8 the chunk), so each lane's shift, addresses and store offset are fixed
+// for the whole kernel and a step is 5 4-byte loads, 4 funnel shifts and one 16-byte store. The
+// order puts classes of 4 different x0 / 2 in a step where the ld allows it (odd ld's always do):
+// the 4 rows then read 4 different words of their chunks, so the 32 lanes hit 32 banks (a 128-byte
+// row covers every bank, so no swizzle is needed on the raw side). Steps are compile-time (kRw is a
+// template argument), so each load and store is a register plus an immediate.
+// NOTES (bench/NOTES.md "Misaligned K-major operands without the copy"): the session-12 loader (16-
+// byte loads, the next chunk by shuffle, the shift as selects on a run-time x0) ran ~1.4-1.5 us a
+// 128x64 k-block, instruction-bound at ~1300 SASS instructions a k-block a warp (ncu, run 132).
+template <int kTileM, int kTileN, int kRing, int kRaw, int kRw>
 __device__ __forceinline__ void realign_row_classes(const StageRing& ring, const StageRing& raw, const int32_t* a_x0,
-                                                    const int32_t* b_x0, int k_tiles, int rw, int lane) {
+                                                    const int32_t* b_x0, const int32_t* a_order,
+                                                    const int32_t* b_order, int k_tiles, int lane) {
   constexpr int kARows = kTileM / kRowClasses, kBRows = kTileN / kRowClasses;
-  constexpr int kASteps = kTileM / 4, kSteps = kASteps + kTileN / 4;  // 4 rows a step
-  constexpr int kPerWarp = (kSteps + 2) / 3;
+  constexpr int kASteps = 2 * kARows, kSteps = kASteps + 2 * kBRows;  // 2 groups of 4 classes an operand
+  constexpr int kMine = (kSteps - kRw + kRealignWarps - 1) / kRealignWarps;  // steps kRw, kRw + 7, ...
   constexpr int kBatch = 8;
   static_assert(kARows % 8 == 0 && kBRows % 8 == 0, "a class's box is whole 8-row swizzle atoms");
-  // Lane l holds class (l % 8)'s offsets; a step takes its class's by shuffle.
-  const int my_ax = a_x0[lane % kRowClasses], my_bx = b_x0[lane % kRowClasses];
-  const int c = lane % 8, sub = lane / 8;  // chunk, and row within the step's 4
+  const int c = lane % 8, sub = lane / 8;
+  RealignLane view[4];  // A's classes order[sub], order[4 + sub]; then B's
+#pragma unroll
+  for (int t = 0; t < 4; ++t) {
+    const bool is_a = t < 2;
+    const int j = (is_a ? a_order : b_order)[4 * (t % 2) + sub];
+    view[t] = realign_lane(j, (is_a ? a_x0 : b_x0)[j], is_a ? kARows : kBRows, c);
+  }
   int s = 0, rs = 0;
   uint32_t round = 0, rphase = 0;
   for (int kt = 0; kt < k_tiles; ++kt) {
     const int rs1 = rs + 1 == kRaw ? 0 : rs + 1;
+    uint32_t at[4][5];  // this k-block's load bases: raw box rs, or rs1 for the wrapped words
+#pragma unroll
+    for (int t = 0; t < 4; ++t) {
+      const uint32_t cur = t < 2 ? raw.a(rs) : raw.b(rs), next = t < 2 ? raw.a(rs1) : raw.b(rs1);
+#pragma unroll
+      for (int k = 0; k < 5; ++k) at[t][k] = ((view[t].wraps >> k) & 1 ? next : cur) + view[t].inner[k];
+    }
+    const uint32_t dst_a = ring.a(s), dst_b = ring.b(s);
     mbarrier_wait(raw.full(rs), rphase);
     mbarrier_wait(raw.full(rs1), rs + 1 == kRaw ? rphase ^ 1 : rphase);
     if (round > 0) mbarrier_wait(ring.empty(s), (round - 1) & 1);
 #pragma unroll
-    for (int b0 = 0; b0 < kPerWarp; b0 += kBatch) {
-      uint4 lo[kBatch], next[kBatch];
+    for (int b0 = 0; b0 < kMine; b0 += kBatch) {
+      uint32_t v[kBatch][5];
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
-        const int step = rw + 3 * (b0 + u);
-        if (b0 + u >= kPerWarp || step >= kSteps) continue;
-        const bool is_a = step < kASteps;
-        const int row = 4 * (is_a ? step : step - kASteps) + sub;  // class-major: cls * rows + i
-        const uint32_t at = (is_a ? raw.a(rs) : raw.b(rs)) + row * 128;
-        lo[u] = lds128(at + ((c ^ (row & 7)) << 4));
-        if (c == 7) next[u] = lds128((is_a ? raw.a(rs1) : raw.b(rs1)) + row * 128 + ((row & 7) << 4));
+        if (b0 + u >= kMine) continue;
+        const int st = kRw + kRealignWarps * (b0 + u);
+        const bool is_a = st < kASteps;
+        const int t = is_a ? st / kARows : 2 + (st - kASteps) / kBRows;
+        const int i = is_a ? st % kARows : (st - kASteps) % kBRows;
+#pragma unroll
+        for (int k = 0; k < 5; ++k) v[u][k] = lds32(at[t][k] + i * 128);  // raw row j * rows + i
       }
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
-        const int step = rw + 3 * (b0 + u);
-        if (b0 + u >= kPerWarp || step >= kSteps) continue;
-        const bool is_a = step < kASteps;
-        const int rows = is_a ? kARows : kBRows;
-        const int row = 4 * (is_a ? step : step - kASteps) + sub;
-        const int cls = row / rows, i = row % rows;
-        uint4 hi;
-        hi.x = __shfl_down_sync(0xffffffffu, lo[u].x, 1);
-        hi.y = __shfl_down_sync(0xffffffffu, lo[u].y, 1);
-        hi.z = __shfl_down_sync(0xffffffffu, lo[u].z, 1);
-        hi.w = __shfl_down_sync(0xffffffffu, lo[u].w, 1);
-        if (c == 7) hi = next[u];
-        const int x0 = __shfl_sync(0xffffffffu, is_a ? my_ax : my_bx, cls);
-        const int r = 8 * i + cls;  // r % 8 == cls
-        sts128((is_a ? ring.a(s) : ring.b(s)) + r * 128 + ((c ^ cls) << 4), shift_elements(lo[u], hi, x0));
+        if (b0 + u >= kMine) continue;
+        const int st = kRw + kRealignWarps * (b0 + u);
+        const bool is_a = st < kASteps;
+        const int t = is_a ? st / kARows : 2 + (st - kASteps) / kBRows;
+        const int i = is_a ? st % kARows : (st - kASteps) % kBRows;
+        const uint32_t sh = view[t].shift;
+        const uint4 out = make_uint4(__funnelshift_r(v[u][0], v[u][1], sh), __funnelshift_r(v[u][1], v[u][2], sh),
+                                     __funnelshift_r(v[u][2], v[u][3], sh), __funnelshift_r(v[u][3], v[u][4], sh));
+        sts128((is_a ? dst_a : dst_b) + view[t].store + i * 1024, out);
       }
     }
     fence_proxy_async_shared();  // these generic stores, before wgmma (async proxy) reads them
@@ -117,6 +140,21 @@ __device__ __forceinline__ void realign_row_classes(const StageRing& ring, const
     rs = rs1;
     if (rs == 0) rphase ^= 1;
   }
+}
+
+// The warp's steps are compile-time: one instance a realigning warp.
+template <int kTileM, int kTileN, int kRing, int kRaw>
+__device__ __forceinline__ void realign_row_classes_dispatch(int rw, const StageRing& ring, const StageRing& raw,
+                                                             const int32_t* a_x0, const int32_t* b_x0,
+                                                             const int32_t* a_order, const int32_t* b_order,
+                                                             int k_tiles, int lane) {
+  static_assert(kRealignWarps == 3, "one instance a realigning warp");
+  if (rw == 0)
+    realign_row_classes<kTileM, kTileN, kRing, kRaw, 0>(ring, raw, a_x0, b_x0, a_order, b_order, k_tiles, lane);
+  else if (rw == 1)
+    realign_row_classes<kTileM, kTileN, kRing, kRaw, 1>(ring, raw, a_x0, b_x0, a_order, b_order, k_tiles, lane);
+  else
+    realign_row_classes<kTileM, kTileN, kRing, kRaw, 2>(ring, raw, a_x0, b_x0, a_order, b_order, k_tiles, lane);
 }
 
 }  // namespace tcgemm::dev

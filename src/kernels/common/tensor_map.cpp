@@ -52,7 +52,7 @@ Status check_tma_operand(const char* operand, DType dtype, uint64_t base_alignme
 
 Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const void* base,
                                        uint64_t line_length, uint64_t lines, int64_t ld,
-                                       uint32_t box_inner, uint32_t box_outer, bool promote_l2) {
+                                       uint32_t box_inner, uint32_t box_outer, bool promote_l2, bool swizzle_128b) {
   CUtensorMapDataType type;
   switch (dtype) {
     case DType::bf16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
@@ -82,7 +82,7 @@ Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const v
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult r = (*encode)(&out.map, type, 2, const_cast<void*>(base), dims, strides, box,
                                element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                               CU_TENSOR_MAP_SWIZZLE_128B,
+                               swizzle_128b ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
                                promote_l2 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
@@ -102,6 +102,16 @@ RowClassLayout row_class_layout(uint64_t address, int64_t ld, int64_t lines, uin
     out.x0[j] = static_cast<int32_t>((first - out.base[j]) / element_bytes);
     out.rows[j] = lines > j ? (lines - j + kRowClasses - 1) / kRowClasses : 0;
   }
+  // Class j's key: how many earlier classes share its x0 / 2, then x0 / 2; a stable sort on it puts
+  // the first of each x0 / 2 in positions 0-3 and the second in 4-7 when each value comes twice.
+  int32_t key[kRowClasses];
+  for (int j = 0; j < kRowClasses; ++j) {
+    int rank = 0;
+    for (int e = 0; e < j; ++e) rank += (out.x0[e] >> 1) == (out.x0[j] >> 1);
+    key[j] = 4 * rank + (out.x0[j] >> 1);
+  }
+  for (int j = 0; j < kRowClasses; ++j) out.order[j] = j;
+  std::stable_sort(out.order, out.order + kRowClasses, [&](int32_t x, int32_t y) { return key[x] < key[y]; });
   return out;
 }
 
@@ -121,11 +131,12 @@ Result<RowClassMaps> make_row_class_maps(const char* operand, DType dtype, const
     Result<TensorMap2d> m = make_tensor_map_2d(operand, dtype, reinterpret_cast<const void*>(l.base[c]),
                                                line_length + static_cast<uint64_t>(l.x0[c]),
                                                static_cast<uint64_t>(std::max<int64_t>(l.rows[c], 1)),
-                                               ld * kRowClasses, box_inner, box_rows, promote_l2);
+                                               ld * kRowClasses, box_inner, box_rows, promote_l2, false);
     if (!m.ok()) return m.status();
     out.map[j] = m.value().map;
     out.x0[j] = l.x0[j];
     out.rows[j] = static_cast<int32_t>(l.rows[j]);
+    out.order[j] = l.order[j];
   }
   return out;
 }

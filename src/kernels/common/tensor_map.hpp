@@ -25,7 +25,8 @@ struct TensorMap2d {
 };
 Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const void* base,
                                        uint64_t line_length, uint64_t lines, int64_t ld,
-                                       uint32_t box_inner, uint32_t box_outer, bool promote_l2 = true);
+                                       uint32_t box_inner, uint32_t box_outer, bool promote_l2 = true,
+                                       bool swizzle_128b = true);
 
 // Row classes: a K-major operand whose ld (or base) breaks TMA's 16-byte rule, read by TMA anyway.
 // Rows r, r + 8, r + 16, ... lie 8 * ld elements apart, and 8 * ld * 2 bytes is a multiple of 16 for
@@ -38,6 +39,10 @@ struct RowClassLayout {
   uint64_t base[kRowClasses];  // class j's first row, rounded down to 16 bytes
   int32_t x0[kRowClasses];     // elements from base[j] to that row's first element (0..7)
   int64_t rows[kRowClasses];   // rows in class j: ceil((lines - j) / 8), 0 when lines <= j
+  // The order the realign takes classes in (row_class_realign.cuh), a permutation: positions 0-3 and
+  // 4-7 each hold classes of different x0 / 2 where the x0's allow it (always for an odd ld), so a warp
+  // step's 4 rows read different banks.
+  int32_t order[kRowClasses];
 };
 // Pure arithmetic (host-testable): `address` must be element-aligned.
 RowClassLayout row_class_layout(uint64_t address, int64_t ld, int64_t lines, uint32_t element_bytes);
@@ -46,8 +51,10 @@ struct RowClassMaps {
   CUtensorMap map[kRowClasses];  // class j with lines_j >= 1; a class with no rows repeats class 0's map
   int32_t x0[kRowClasses];
   int32_t rows[kRowClasses];
+  int32_t order[kRowClasses];
 };
-// Boxes of box_inner (<= 128 bytes) x box_rows, 128-byte swizzle, zero fill past each class's
+// Boxes of box_inner (<= 128 bytes) x box_rows, unswizzled (the realign's 4-byte loads need no
+// swizzle to spread over the banks, and its addresses then need no XOR), zero fill past each class's
 // rows and past line_length (K).
 Result<RowClassMaps> make_row_class_maps(const char* operand, DType dtype, const void* base, uint64_t line_length,
                                          uint64_t lines, int64_t ld, uint32_t box_inner, uint32_t box_rows,

@@ -254,12 +254,13 @@ KernelEntry planned_thread_loads_entry(std::string_view name) {
 // or base breaks TMA's 16-byte rule through eight row-class maps each, so no copy runs first. For
 // plans of one round (more rounds go to the repack path's persistent kernels) where the model puts
 // it 20% below the copies (~2.9 TB/s, plus a launch: what call 3's repack times less their aligned
-// plans imply) and the repacked problem's own plan: its k-blocks cost ~1.5 us against ~0.4 through
-// TMA on the copies, and at 256x256x65537 the model (62 us) undershot it (80.7 measured, the copies
-// 76.5), hence the margin.
-// NOTES: session 12, call 3 (same process, verified): 128x8192x28673 346 us against 455 through the
-// copies (cuBLAS 503); 333x777x4099 40.6 against 27.6; 1000x1000x1001 28.5 against 13.7;
-// 256x256x65537 80.7 against 76.5; 512x1024x32769 206 against 151.
+// plans imply) and the repacked problem's own plan: its k-blocks cost ~0.9 us against ~0.4 through
+// TMA on the copies (split_k.cu), and at 256x256x65537 session 12's model (62 us) undershot it (80.7
+// measured, the copies 76.5), hence the margin.
+// NOTES: session 13, call 3 (same process, verified; session 12's loader in brackets): 128x8192x28673
+// 228 us [346] against 457 through the copies (cuBLAS 506); 64x8192x8193 69.6 [111] against 140;
+// 333x777x4099 34.1 at 3 splits [40.6] against 27.5; 1000x1000x1001 21.7 unsplit [28.5] against 14.3;
+// 256x256x65537 48.1 at 32 splits [80.7] against 76.4.
 constexpr double kRepackBytesPerUs = 2.9e6;
 constexpr double kRepackLaunchUs = 3.0;
 
@@ -281,7 +282,7 @@ KernelEntry planned_row_class_entry(std::string_view name) {
     if (p.predicted_us > 0.8 * (copies + repacked))
       return Status::unsupported("the copies then TMA are predicted faster (" + std::to_string(static_cast<int>(copies + repacked)) +
                                  " us against " + std::to_string(static_cast<int>(p.predicted_us)) +
-                                 " us for row classes' ~1.5 us k-blocks)");
+                                 " us for row classes' ~0.9 us k-blocks)");
     return Status::success();
   };
   e.workspace_bytes = [](const GemmDesc& g) {

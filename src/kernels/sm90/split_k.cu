@@ -129,10 +129,10 @@ constexpr double kSmL2Bytes = 90e9;     // what one SM's TMA loads sustain from 
 // What the producer's thread loads sustain a SM with every SM loading: 1000x1000x1001's 128 CTAs
 // ran 16 k-blocks of 24 KB in ~38 of its 40.4 us (run 80), ~10 GB/s.
 constexpr double kSmThreadLoadBytes = 10e9;
-// A row-class k-block (TMA's 16 small boxes, then the realign warps' shifts): ~1.5 us at
-// 333x777x4099 and 128x8192x28673 (session 12, calls 3 and 6; bound by the realign's instructions,
-// run 132).
-constexpr double kRowClassKBlockSeconds = 1.5e-6;
+// A row-class k-block (TMA's 16 small boxes, then the realign warps' 4-byte loads and funnel
+// shifts): 0.84-0.87 us at 128x8192x28673 and ~0.8 at 64x8192x8193 (128x128, traced), ~0.85-1.0 for
+// 128x64 at 333x777x4099 (session 13, calls 3 and 5); 1.5 us with session 12's loader.
+constexpr double kRowClassKBlockSeconds = 0.9e-6;
 // ...and its first stage comes ~4.5 us later than TMA's on aligned operands: 3.8-5.9 us after the PDL
 // wait (call 8's trace, this loader with a 2-stage ring; call 5's loader 5.1-6.1) against 0.77.
 constexpr double kRowClassFillUs = 4.5;

@@ -162,6 +162,7 @@ struct Maps<true> {
   CUtensorMap a[kRowClasses], b[kRowClasses];
   int32_t a_x0[kRowClasses], b_x0[kRowClasses];
   int32_t a_rows[kRowClasses], b_rows[kRowClasses];
+  int32_t a_order[kRowClasses], b_order[kRowClasses];
 };
 
 struct Params {
@@ -335,9 +336,9 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       dev::tma_prefetch_descriptor(&maps.b);
     }
     // full: the producer thread's arrive.expect_tx, each of the 128 loading threads' arrive, or each of
-    // the 3 realigning warps' (row classes); empty: one arrival per consumer warp.
-    ring.init(kRing, C::kConsumers * 4, kThreadLoads ? 128 : kRowClassLoads ? 3 : 1);
-    if constexpr (kRowClassLoads) boxes.init(kRaw, 3, 1);
+    // the realigning warps' (row classes); empty: one arrival per consumer warp.
+    ring.init(kRing, C::kConsumers * 4, kThreadLoads ? 128 : kRowClassLoads ? dev::kRealignWarps : 1);
+    if constexpr (kRowClassLoads) boxes.init(kRaw, dev::kRealignWarps, 1);
   }
   __syncthreads();
   // Programmatic dependent launch (common/pdl.cuh): the prologue above may overlap the previous
@@ -413,8 +414,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
           }
         }
       } else {
-        dev::realign_row_classes<C::kTileM, C::kTileN, kRing, kRaw>(ring, boxes, maps.a_x0, maps.b_x0, k_tiles,
-                                                                   warp - 1, lane);
+        dev::realign_row_classes_dispatch<C::kTileM, C::kTileN, kRing, kRaw>(warp - 1, ring, boxes, maps.a_x0, maps.b_x0,
+                                                                            maps.a_order, maps.b_order, k_tiles, lane);
       }
     } else if (threadIdx.x == 0) {
       // NOTES: MN-major operands arrive as 64-element column blocks. A block wholly past M (or N)
@@ -834,6 +835,7 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
       classes.a[j] = ca.value().map[j], classes.b[j] = cb.value().map[j];
       classes.a_x0[j] = ca.value().x0[j], classes.b_x0[j] = cb.value().x0[j];
       classes.a_rows[j] = ca.value().rows[j], classes.b_rows[j] = cb.value().rows[j];
+      classes.a_order[j] = ca.value().order[j], classes.b_order[j] = cb.value().order[j];
     }
   } else if (!v.thread_loads) {
     Result<TensorMap2d> map_a =
