@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Session 13, calls 1, 3-5 and 10 (the same script each time, on that call's binaries): the row-class
+# Session 13, calls 1, 3-5, 10 and 11 (the same script each time, on that call's binaries): the row-class
 # realign as 4-byte loads and funnel shifts, each lane's addresses and shift fixed for the kernel
 # (call 1); raw boxes unswizzled and batches of 8 steps (call 3, kept); 7 realigning warps (call 4,
 # not kept); waits that suspend (call 5, not kept); boxes and raw stages of two k-blocks (call 10,
-# not kept). Row-class tests and sanitizers, the entry by name
+# not kept); an in-place realign (call 11, not kept: racecheck hazards). Row-class tests and sanitizers, the entry by name
 # beside the repack path and cuBLAS at eight misaligned shapes, forced split sweeps, traces on tight ld's.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}

@@ -70,8 +70,9 @@ __device__ __forceinline__ RealignLane realign_lane(int j, int x0, int rows, int
 // byte loads, the next chunk by shuffle, the shift as selects on a run-time x0) ran ~1.4-1.5 us a
 // 128x64 k-block, instruction-bound at ~1300 SASS instructions a k-block a warp (ncu, run 132); this
 // one ~0.85 us at ~420, and skipping its loads and stores altogether saved only 7% (session 13, call
-// 6): the 16 TMA boxes a k-block over a raw ring of 2 k-blocks in flight bound it now. Boxes of two
-// k-blocks (half the operations, fewer k-blocks in flight) ran 13-21% slower (call 10).
+// 6). Half the boxes saved 10-17% (call 6), a deeper raw ring (in place) ~5% (call 11), boxes of two
+// k-blocks (half the operations, fewer k-blocks in flight) lost 13-21% (call 10): what bounds the
+// k-block now is not located.
 template <int kTileM, int kTileN, int kRing, int kRaw, int kRw>
 __device__ __forceinline__ void realign_row_classes(const StageRing& ring, const StageRing& raw, const int32_t* a_x0,
                                                     const int32_t* b_x0, const int32_t* a_order,

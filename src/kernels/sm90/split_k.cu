@@ -131,9 +131,9 @@ constexpr double kSmL2Bytes = 90e9;     // what one SM's TMA loads sustain from 
 constexpr double kSmThreadLoadBytes = 10e9;
 // A row-class k-block (TMA's 16 small boxes, then the realign warps' 4-byte loads and funnel
 // shifts): 0.84-0.87 us at 128x8192x28673 and ~0.8 at 64x8192x8193 (128x128, traced), ~0.85-1.0 for
-// 128x64 at 333x777x4099 (session 13, calls 3 and 5); 1.5 us with session 12's loader. The 16 TMA
-// boxes a k-block bind, not the realign (call 6: with the realign's loads and stores skipped,
-// 128x8192x28673 ran 215 us against 232), so the narrow tile saves little.
+// 128x64 at 333x777x4099 (session 13, calls 3 and 5); 1.5 us with session 12's loader. Not the
+// realign's work (call 6: with its loads and stores skipped, 128x8192x28673 ran 215 us against 232),
+// so the narrow tile saves little.
 constexpr double kRowClassKBlockSeconds = 0.9e-6, kRowClassNarrowKBlockSeconds = 1.0e-6;
 // ...and its first stage comes ~4.5 us later than TMA's on aligned operands: 3.8-5.9 us after the PDL
 // wait (call 8's trace, this loader with a 2-stage ring; call 5's loader 5.1-6.1) against 0.77.
