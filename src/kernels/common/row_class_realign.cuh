@@ -33,8 +33,9 @@ __device__ __forceinline__ void sts128(uint32_t addr, uint4 v) {
 
 // One lane's fixed view of one class it realigns: output chunk c (elements 8c..8c+7) of each of the
 // class's rows is raw words 4c + x0/2 + k, k = 0..4, joined in pairs by a 16-bit funnel shift when x0
-// is odd. Word k's offset in its 128-byte raw row (TMA lands the boxes unswizzled), plus the class's box offset; bit k of
-// `wraps`: that word lies in the next raw box (its first x0 elements end this k-block's rows).
+// is odd. inner: word k's offset in its 128-byte raw row (TMA lands the boxes unswizzled) plus the
+// class's box offset; bit k of `wraps`: that word lies in the next raw box (its first x0 elements end
+// this k-block's rows).
 struct RealignLane {
   uint32_t inner[5];
   uint32_t wraps;
@@ -54,6 +55,19 @@ __device__ __forceinline__ RealignLane realign_lane(int j, int x0, int rows, int
   l.shift = 16u * static_cast<uint32_t>(x0 & 1);
   l.store = static_cast<uint32_t>(j * 128 + ((c ^ j) << 4));  // natural row 8i + j: swizzle chunk c ^ j
   return l;
+}
+
+// Warp step st of a k-block: A's steps first, each operand's two groups of four classes in turn.
+// `view` picks the lane's RealignLane (A group 0, A group 1, B group 0, B group 1), `row` the row i
+// within each of those classes' boxes.
+struct RealignStep {
+  bool is_a;
+  int view, row;
+};
+template <int kARows, int kBRows>
+__device__ __forceinline__ constexpr RealignStep realign_step(int st) {
+  return st < 2 * kARows ? RealignStep{true, st / kARows, st % kARows}
+                         : RealignStep{false, 2 + (st - 2 * kARows) / kBRows, (st - 2 * kARows) % kBRows};
 }
 
 // Realigning warp kRw (0..kRealignWarps - 1; the producer's warp 0 lands the boxes): for each of the CTA's
@@ -78,8 +92,8 @@ __device__ __forceinline__ void realign_row_classes(const StageRing& ring, const
                                                     const int32_t* b_x0, const int32_t* a_order,
                                                     const int32_t* b_order, int k_tiles, int lane) {
   constexpr int kARows = kTileM / kRowClasses, kBRows = kTileN / kRowClasses;
-  constexpr int kASteps = 2 * kARows, kSteps = kASteps + 2 * kBRows;  // 2 groups of 4 classes an operand
-  constexpr int kMine = (kSteps - kRw + kRealignWarps - 1) / kRealignWarps;  // steps kRw, kRw + 7, ...
+  constexpr int kSteps = 2 * kARows + 2 * kBRows;  // 2 groups of 4 classes an operand
+  constexpr int kMine = (kSteps - kRw + kRealignWarps - 1) / kRealignWarps;  // steps kRw, kRw + kRealignWarps, ...
   constexpr int kBatch = 8;
   static_assert(kARows % 8 == 0 && kBRows % 8 == 0, "a class's box is whole 8-row swizzle atoms");
   const int c = lane % 8, sub = lane / 8;
@@ -111,24 +125,18 @@ __device__ __forceinline__ void realign_row_classes(const StageRing& ring, const
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
         if (b0 + u >= kMine) continue;
-        const int st = kRw + kRealignWarps * (b0 + u);
-        const bool is_a = st < kASteps;
-        const int t = is_a ? st / kARows : 2 + (st - kASteps) / kBRows;
-        const int i = is_a ? st % kARows : (st - kASteps) % kBRows;
+        const RealignStep p = realign_step<kARows, kBRows>(kRw + kRealignWarps * (b0 + u));
 #pragma unroll
-        for (int k = 0; k < 5; ++k) v[u][k] = lds32(at[t][k] + i * 128);  // raw row j * rows + i
+        for (int k = 0; k < 5; ++k) v[u][k] = lds32(at[p.view][k] + p.row * 128);  // raw row j * rows + i
       }
 #pragma unroll
       for (int u = 0; u < kBatch; ++u) {
         if (b0 + u >= kMine) continue;
-        const int st = kRw + kRealignWarps * (b0 + u);
-        const bool is_a = st < kASteps;
-        const int t = is_a ? st / kARows : 2 + (st - kASteps) / kBRows;
-        const int i = is_a ? st % kARows : (st - kASteps) % kBRows;
-        const uint32_t sh = view[t].shift;
+        const RealignStep p = realign_step<kARows, kBRows>(kRw + kRealignWarps * (b0 + u));
+        const uint32_t sh = view[p.view].shift;
         const uint4 out = make_uint4(__funnelshift_r(v[u][0], v[u][1], sh), __funnelshift_r(v[u][1], v[u][2], sh),
                                      __funnelshift_r(v[u][2], v[u][3], sh), __funnelshift_r(v[u][3], v[u][4], sh));
-        sts128((is_a ? dst_a : dst_b) + view[t].store + i * 1024, out);
+        sts128((p.is_a ? dst_a : dst_b) + view[p.view].store + p.row * 1024, out);
       }
     }
     fence_proxy_async_shared();  // these generic stores, before wgmma (async proxy) reads them

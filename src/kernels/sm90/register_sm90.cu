@@ -257,15 +257,16 @@ KernelEntry planned_thread_loads_entry(std::string_view name) {
 // plans imply) and the repacked problem's own plan: its k-blocks cost ~0.9 us against ~0.4 through
 // TMA on the copies (split_k.cu). The model is within 5% at 128x128 (256x256x65537 42.7 us against
 // 46.2 measured, 128x8192x28673 216 against 224-228, 64x8192x8193 69.6 against 68.8-69.8; call 8) and
-// undershoots the narrow tile's few k-blocks (333x777x4099: 24 against 34 at 3 splits), hence the margin.
+// undershoots where a CTA has few k-blocks (333x777x4099: 22 us predicted at 6 splits, 28.6 measured
+// there in call 3), hence the margin.
 // NOTES: session 13, call 3 (same process, verified; session 12's loader in brackets): 128x8192x28673
 // 228 us [346] against 457 through the copies (cuBLAS 506); 64x8192x8193 69.6 [111] against 140;
 // 333x777x4099 34.1 at 3 splits [40.6] against 27.5; 1000x1000x1001 21.7 unsplit [28.5] against 14.3;
 // 256x256x65537 48.1 at 32 splits [80.7] against 76.4; call 8: 512x1024x32769 122.3 at 4 splits
 // against 151.7.
 constexpr double kRepackBytesPerUs = 2.9e6;
-constexpr double kRowClassMargin = 0.95;
 constexpr double kRepackLaunchUs = 3.0;
+constexpr double kRowClassMargin = 0.95;
 
 template <DType In>
 KernelEntry planned_row_class_entry(std::string_view name) {

@@ -130,13 +130,15 @@ constexpr double kSmL2Bytes = 90e9;     // what one SM's TMA loads sustain from 
 // ran 16 k-blocks of 24 KB in ~38 of its 40.4 us (run 80), ~10 GB/s.
 constexpr double kSmThreadLoadBytes = 10e9;
 // A row-class k-block (TMA's 16 small boxes, then the realign warps' 4-byte loads and funnel
-// shifts): 0.84-0.87 us at 128x8192x28673 and ~0.8 at 64x8192x8193 (128x128, traced), ~0.85-1.0 for
-// 128x64 at 333x777x4099 (session 13, calls 3 and 5); 1.5 us with session 12's loader. Not the
-// realign's work (call 6: with its loads and stores skipped, 128x8192x28673 ran 215 us against 232),
-// so the narrow tile saves little.
+// shifts): 0.84-0.87 us at 128x8192x28673 and ~0.8 at 64x8192x8193 (128x128, traced; session 13,
+// calls 3 and 5); 1.5 us with session 12's loader. The narrow tile's 1.0 is inferred, not traced: the
+// totals of 333x777x4099 at 1-3 forced splits less the fill, launches and slabs give ~0.85-1.0 us a
+// k-block, and the profile does not record which tile the plan took. It is not the realign's work
+// (call 6: with its loads and stores skipped, 128x8192x28673 ran 215 us against 232), so a narrower
+// tile saves little.
 constexpr double kRowClassKBlockSeconds = 0.9e-6, kRowClassNarrowKBlockSeconds = 1.0e-6;
-// ...and its first stage comes ~4.5 us later than TMA's on aligned operands: 3.8-5.9 us after the PDL
-// wait (call 8's trace, this loader with a 2-stage ring; call 5's loader 5.1-6.1) against 0.77.
+// ...and its first stage comes ~4 us later than TMA's on aligned operands: a median of 4.6-4.9 us
+// after the PDL wait (session 13, the traces of calls 3 and 5) against 0.77.
 constexpr double kRowClassFillUs = 4.5;
 // The three rates below are fitted, not measured directly:
 // - L2: a 128x64 tile x 128 CTAs re-reading a 7 MB A panel at 128x8192x28672 moved 1.41 GB in
