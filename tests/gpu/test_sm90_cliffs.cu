@@ -123,7 +123,21 @@ TEST(Sm90RepackCopy, ExactCopyWithZeroPad) {
                                             {4, 256, 257, 14},
                                             {17, 4097, 4097, 2},
                                             {2, 513, 600, 0},
-                                            {1000, 3, 3, 10}}) {
+                                            {1000, 3, 3, 10},
+                                            // Whole 512-element segments (the aligned-chunk path) at
+                                            // every start mod 16 bytes, and the matrix's first and
+                                            // last segments (the 2-byte path).
+                                            {9, 1030, 1031, 0},
+                                            {9, 1030, 1031, 2},
+                                            {9, 1030, 1031, 4},
+                                            {9, 1030, 1031, 6},
+                                            {9, 1030, 1031, 8},
+                                            {9, 1030, 1031, 10},
+                                            {9, 1030, 1031, 12},
+                                            {9, 1030, 1031, 14},
+                                            {33, 4099, 4099, 0},
+                                            {64, 2048, 2051, 6},
+                                            {3, 1024, 1024, 14}}) {
     const int64_t ld_dst = (len + 7) / 8 * 8;
     std::vector<uint16_t> src(static_cast<size_t>(lines * ld_src));
     for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint16_t>(i * 2654435761u >> 7);
@@ -351,12 +365,12 @@ TEST(Sm90CliffsHost, RepackAcceptsExactlyTheTmaMisaligned) {
   g.m = g.n = g.k = 4097;  // A row-major lda 4097, B column-major ldb 4097: both copied
   EXPECT_EQ(plain->supports(g).code(), StatusCode::misaligned);
   EXPECT_TRUE(rep->supports(g).ok()) << rep->supports(g).message();
-  const size_t one = (size_t{4097} * 4104 * 2 + 255) / 256 * 256;
+  const size_t one = (size_t{4097} * 4160 * 2 + 255) / 256 * 256;  // ld: 4097 rounded up to 64 (repack.cu)
   EXPECT_EQ(rep->workspace_bytes(g), 2 * one);
   const TmaRepackPlan p = plan_tma_repack(g);
   EXPECT_TRUE(p.a && p.b);
-  EXPECT_EQ(p.lda, 4104);
-  EXPECT_EQ(p.ldb, 4104);
+  EXPECT_EQ(p.lda, 4160);
+  EXPECT_EQ(p.ldb, 4160);
   EXPECT_EQ(p.a_offset, 0u);
   EXPECT_EQ(p.b_offset, one);
 
@@ -386,7 +400,7 @@ TEST(Sm90CliffsHost, RepackAcceptsExactlyTheTmaMisaligned) {
   const KernelEntry* rs = find_kernel(kRepackSplitBf16);
   ASSERT_NE(rs, nullptr);
   EXPECT_TRUE(rs->supports(s).ok());
-  const size_t copy = (size_t{256} * 65544 * 2 + 255) / 256 * 256;
+  const size_t copy = (size_t{256} * 65600 * 2 + 255) / 256 * 256;
   const int splits = choose_splits(s, current_sm_count());
   EXPECT_EQ(rs->workspace_bytes(s), 2 * copy + size_t(splits) * 256 * 256 * 4);
 }
@@ -427,7 +441,7 @@ TEST(Sm90CliffsHost, PeelPlans) {
   g.k = 4097;
   EXPECT_TRUE(find_kernel(kPeelBf16)->supports(g).ok());
   EXPECT_EQ(find_kernel(kPeelBf16)->workspace_bytes(g),
-            2 * ((size_t{4097} * 4104 * 2 + 255) / 256 * 256) + size_t{4} * 4097 * 1 * 4);
+            2 * ((size_t{4097} * 4160 * 2 + 255) / 256 * 256) + size_t{4} * 4097 * 1 * 4);
 }
 
 // The peeled pieces tile D exactly: the CPU reference run piece by piece (through the pieces'
@@ -591,8 +605,8 @@ TEST(Sm90PcRepackHost, RefusesAlignedAndOtherLayouts) {
   EXPECT_EQ(k->supports(g).code(), StatusCode::unsupported) << "aligned: the kernel runs it without copies";
   g.m = g.n = g.k = 4097;
   EXPECT_TRUE(k->supports(g).ok()) << k->supports(g).message();
-  // The A and B copies, each 4097 lines of ld 4104, rounded to 256 bytes; D is stored in place.
-  const size_t copy = (size_t{4097} * 4104 * 2 + 255) / 256 * 256;
+  // The A and B copies, each 4097 lines of ld 4160, rounded to 256 bytes; D is stored in place.
+  const size_t copy = (size_t{4097} * 4160 * 2 + 255) / 256 * 256;
   EXPECT_EQ(k->workspace_bytes(g), 2 * copy);
   EXPECT_EQ(k->copy_bytes(g), 2 * 2 * copy) << "each copy read and written; nothing for D";
   {
@@ -959,7 +973,7 @@ TEST(Sm90CliffsBench, Repack4097Cubed) {
     return rep->launch(args).ok();
   });
   ASSERT_GT(total, 0);
-  // The parts: the two copies alone, and the GEMM alone on the copies (ld 4104).
+  // The parts: the two copies alone, and the GEMM alone on the copies (ld 4160).
   const TmaRepackPlan plan = plan_tma_repack(args.desc);
   const double copies = time_ms([&] {
     const void* a = sets.a[it % 3];
@@ -1022,7 +1036,7 @@ TEST(Sm90CliffsBench, SmallRepackParts) {
   const KernelEntry* k = find_kernel("sm90_wgmma_bf16_128xN_ws_repack_splitk");
   ASSERT_NE(k, nullptr);
   for (const Shape sh : {Shape{1000, 1000, 1001}, Shape{333, 777, 4099}, Shape{87, 6819, 47}, Shape{426, 2589, 36},
-                         Shape{14, 3, 650}}) {
+                         Shape{14, 3, 650}, Shape{1024, 1024, 8193}, Shape{768, 768, 8193}}) {
     GemmDesc g;
     g.m = sh.m;
     g.n = sh.n;

@@ -129,8 +129,8 @@ TEST(Sm90RepackStripsHost, CoreKeepsDsLdAndTheCopiesLds) {
   EXPECT_EQ(core.m, 4096);
   EXPECT_EQ(core.n, 4096);
   EXPECT_EQ(core.d.ld, 4097);
-  EXPECT_EQ(core.a.ld, 4104);
-  EXPECT_EQ(core.b.ld, 4104);
+  EXPECT_EQ(core.a.ld, 4160);
+  EXPECT_EQ(core.b.ld, 4160);
 }
 
 TEST(Sm90RepackStripsHost, RefusesWhatItCannotPeel) {

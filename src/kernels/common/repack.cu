@@ -1,9 +1,13 @@
-// One warp copies 512 elements (a 1 KB segment) of one line per step: sixteen 2-byte loads per
-// lane, lane-contiguous so that every load instruction is one coalesced 64-byte request whatever
-// the source alignment (2-byte loads of a misaligned line are the only form that is always legal),
-// then a shared-memory bounce turns them into two 16-byte stores per lane. Each warp keeps one
-// segment column and strides over lines, so the loop has no 64-bit division; 16 loads in flight per
-// lane (64 KB per SM at full occupancy) cover DRAM latency at ~4 TB/s.
+// One warp copies 512 elements (a 1 KB segment) of one line per step. Inside the source matrix it
+// loads the 65 aligned 16-byte chunks that cover the segment (two a lane, one more by lane 0), takes
+// each output chunk from its own chunk and the next lane's by shuffle, and shifts the pair into place
+// with 32-bit funnel shifts (the shift, the line's start mod 16 bytes, is one per warp step); then
+// two 16-byte stores a lane. At the matrix's first and last bytes, where an aligned chunk would
+// reach outside it, and at a line's tail, sixteen lane-contiguous 2-byte loads a lane (always
+// legal, each a coalesced 64-byte request) go through a shared-memory bounce instead. Each warp
+// keeps one segment column and strides over lines, so the loop has no 64-bit division.
+// NOTES: the 2-byte loads everywhere moved ~2.3-2.8 TB/s (r + w; 333x777x4099's 18 MB in 6.4 us,
+// 7.8 under ncu, runs 34 and 51) against cudaMemcpy's 4.0 (run 109).
 #include "kernels/common/repack.hpp"
 
 #include <algorithm>
@@ -20,15 +24,63 @@ constexpr int kWarps = 8;        // lines per block step
 constexpr int kLoads = 16;       // per lane per step
 constexpr int kSegment = 32 * kLoads;  // elements per warp step
 
+// Output words i = 0..3 of a chunk: 16 bytes starting 2 * x bytes into the 32 bytes w (K = x / 2
+// words in; odd x: a half-word more, by funnel shift).
+template <int K>
+__device__ __forceinline__ uint4 take_chunk(const uint32_t (&w)[8], bool odd) {
+  if (!odd) return make_uint4(w[K], w[K + 1], w[K + 2], w[K + 3]);
+  return make_uint4(__funnelshift_r(w[K], w[K + 1], 16), __funnelshift_r(w[K + 1], w[K + 2], 16),
+                    __funnelshift_r(w[K + 2], w[K + 3], 16), __funnelshift_r(w[K + 3], w[K + 4], 16));
+}
+
+__device__ __forceinline__ uint4 shift_chunk(uint4 cur, uint4 next, int x) {
+  const uint32_t w[8] = {cur.x, cur.y, cur.z, cur.w, next.x, next.y, next.z, next.w};
+  switch (x / 2) {
+    case 0: return take_chunk<0>(w, x & 1);
+    case 1: return take_chunk<1>(w, x & 1);
+    case 2: return take_chunk<2>(w, x & 1);
+    default: return take_chunk<3>(w, x & 1);
+  }
+}
+
+__device__ __forceinline__ uint4 shfl_chunk(uint4 v, int from) {
+  return make_uint4(__shfl_sync(~0u, v.x, from), __shfl_sync(~0u, v.y, from), __shfl_sync(~0u, v.z, from),
+                    __shfl_sync(~0u, v.w, from));
+}
+
+// A whole 512-element segment from its aligned 16-byte chunks (all inside the source matrix).
+__device__ __forceinline__ void copy_segment_aligned(const uint16_t* in, uint16_t* out, int lane) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(in);
+  const uint4* chunks = reinterpret_cast<const uint4*>(at & ~uintptr_t{15});
+  const int x = static_cast<int>(at & 15) / 2;  // warp-uniform
+  const uint4 c0 = __ldg(chunks + lane), c1 = __ldg(chunks + 32 + lane);
+  const uint4 extra = lane == 0 && x != 0 ? __ldg(chunks + 64) : make_uint4(0, 0, 0, 0);
+  // The next chunk of each: lane + 1's, and for lane 31 lane 0's second (then its extra).
+  const uint4 up0 = shfl_chunk(c0, (lane + 1) % 32), up1 = shfl_chunk(c1, (lane + 1) % 32);
+  const uint4 wrap0 = shfl_chunk(c1, 0), wrap1 = shfl_chunk(extra, 0);
+  const uint4 next0 = lane == 31 ? wrap0 : up0, next1 = lane == 31 ? wrap1 : up1;
+  reinterpret_cast<uint4*>(out)[lane] = shift_chunk(c0, next0, x);
+  reinterpret_cast<uint4*>(out)[32 + lane] = shift_chunk(c1, next1, x);
+}
+
 // One segment column, lines group*8 + warp, striding by groups*8. kFull: the whole segment lies
-// inside the line (the common case), so the loads need no predicate.
+// inside the line (the common case), so the loads need no predicate. [begin, end): the source
+// matrix's bytes, which no aligned chunk may leave.
 template <bool kFull>
 __device__ __forceinline__ void copy_segment(const uint16_t* __restrict__ src, int64_t lines, int64_t ld_src,
                                              uint16_t* __restrict__ dst, int64_t ld_dst, int64_t col0, int valid,
-                                             int64_t group, int64_t groups, uint16_t (&bounce)[kSegment]) {
+                                             int64_t group, int64_t groups, uint16_t (&bounce)[kSegment],
+                                             uintptr_t begin, uintptr_t end) {
   const int lane = threadIdx.x % 32;
   const int stores = static_cast<int>(min(static_cast<int64_t>(kSegment), ld_dst - col0));  // a multiple of 8
   for (int64_t line = group * kWarps + threadIdx.x / 32; line < lines; line += groups * kWarps) {
+    if constexpr (kFull) {
+      const uintptr_t first = (reinterpret_cast<uintptr_t>(src + line * ld_src + col0)) & ~uintptr_t{15};
+      if (first >= begin && first + 65 * 16 <= end) {
+        copy_segment_aligned(src + line * ld_src + col0, dst + line * ld_dst + col0, lane);
+        continue;
+      }
+    }
     const uint16_t* in = src + line * ld_src + col0 + lane;
     uint16_t v[kLoads];
 #pragma unroll
@@ -79,11 +131,14 @@ __global__ void __launch_bounds__(32 * kWarps) repack_16bit_kernel(const RepackC
   if (col0 >= j.ld_dst) return;
   // Elements of this segment inside the line: <= 0 in a segment of pad columns only.
   const int valid = static_cast<int>(max(min(j.line_length - col0, static_cast<int64_t>(kSegment)), int64_t{-1}));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(j.src);
+  const uintptr_t end = reinterpret_cast<uintptr_t>(j.src + (j.lines - 1) * j.ld_src + j.line_length);
   if (valid == kSegment && j.ld_dst - col0 >= kSegment)
-    copy_segment<true>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, group, groups, bounce[threadIdx.x / 32]);
+    copy_segment<true>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, group, groups, bounce[threadIdx.x / 32],
+                       begin, end);
   else
     copy_segment<false>(j.src, j.lines, j.ld_src, j.dst, j.ld_dst, col0, valid, group, groups,
-                        bounce[threadIdx.x / 32]);
+                        bounce[threadIdx.x / 32], begin, end);
 }
 
 std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
@@ -155,6 +210,14 @@ Status repack_16bit(const void* src, int64_t lines, int64_t line_length, int64_t
   return launch_copies(jobs, 1, stream);
 }
 
+// NOTES: the copies' ld is the line rounded up to 64 elements (128 bytes), not 8: a pitch of 16
+// bytes past a multiple of 128 slowed the TMA kernels reading the copies by 25-64% (session 14,
+// call 6, gemm() on aligned operands at each ld: 1024x1024x8192 36.6 us at ld 8192, 60.0 at 8200,
+// 38.1 at 8208, 36.6 at 8256; 768x768x8192 25.4 / 38.8 (8200) / 25.7 (8256); 2048x512x16384 65.2 /
+// 89.4 (16392) / 64.9 (16448); 333x777x4099 22.2 at 4104, 17.7 at 4160), so 1024x1024x8193's GEMM
+// on its copies ran 57 us, not 36.
+constexpr std::size_t kCopyPitchElements = 64;
+
 TmaRepackPlan plan_tma_repack(const GemmDesc& g) {
   TmaRepackPlan p;
   const StoredExtent ea = extent_a(g), eb = extent_b(g);
@@ -163,13 +226,13 @@ TmaRepackPlan plan_tma_repack(const GemmDesc& g) {
   std::size_t offset = 0;
   if (breaks_tma_rule(g.a, ea)) {
     p.a = true;
-    p.lda = static_cast<int64_t>(round_up(static_cast<std::size_t>(line_length(g.a, ea)), 8));
+    p.lda = static_cast<int64_t>(round_up(static_cast<std::size_t>(line_length(g.a, ea)), kCopyPitchElements));
     p.a_offset = offset;
     offset += round_up(static_cast<std::size_t>(line_count(g.a, ea)) * static_cast<std::size_t>(p.lda) * 2, 256);
   }
   if (breaks_tma_rule(g.b, eb)) {
     p.b = true;
-    p.ldb = static_cast<int64_t>(round_up(static_cast<std::size_t>(line_length(g.b, eb)), 8));
+    p.ldb = static_cast<int64_t>(round_up(static_cast<std::size_t>(line_length(g.b, eb)), kCopyPitchElements));
     p.b_offset = offset;
     offset += round_up(static_cast<std::size_t>(line_count(g.b, eb)) * static_cast<std::size_t>(p.ldb) * 2, 256);
   }

@@ -1,7 +1,7 @@
 // The repack path for operands that break TMA's 16-byte rule (base pointer not 16-byte aligned, or
 // ld * element bytes not a multiple of 16; 4097^3 bf16 is the classic case). The operand is copied,
-// same layout, into the workspace with ld = its line length rounded up to 8 elements and a 256-byte
-// aligned base; the TMA kernel then reads the copy. The tensor map's extents stay the logical
+// same layout, into the workspace with ld = its line length rounded up to 64 elements (a 128-byte
+// pitch: repack.cu says why) and a 256-byte aligned base; the TMA kernel then reads the copy. The tensor map's extents stay the logical
 // M/N/K, so TMA never reads the pad columns (they are written as zero all the same).
 #pragma once
 

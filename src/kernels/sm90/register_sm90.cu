@@ -253,8 +253,8 @@ KernelEntry planned_thread_loads_entry(std::string_view name) {
 // Row classes (tensor_map.hpp): the planned tile (128x128 or 128x64) reading K-major A and B whose ld
 // or base breaks TMA's 16-byte rule through eight row-class maps each, so no copy runs first. For
 // plans of one round (more rounds go to the repack path's persistent kernels) where the model puts
-// it 5% below the copies (~2.9 TB/s, plus a launch: what call 3's repack times less their aligned
-// plans imply) and the repacked problem's own plan: its k-blocks cost ~0.9 us against ~0.4 through
+// it 5% below the copies (~3.6 TB/s read + write, plus ~1.5 us: the copies timed alone, session 14,
+// call 5) and the repacked problem's own plan: its k-blocks cost ~0.9 us against ~0.4 through
 // TMA on the copies (split_k.cu). The model is within 5% at 128x128 (256x256x65537 42.7 us against
 // 46.2 measured, 128x8192x28673 216 against 224-228, 64x8192x8193 69.6 against 68.8-69.8; call 8) and
 // undershoots where a CTA has few k-blocks (333x777x4099: 22 us predicted at 6 splits, 28.6 measured
@@ -264,8 +264,12 @@ KernelEntry planned_thread_loads_entry(std::string_view name) {
 // 333x777x4099 34.1 at 3 splits [40.6] against 27.5; 1000x1000x1001 21.7 unsplit [28.5] against 14.3;
 // 256x256x65537 48.1 at 32 splits [80.7] against 76.4; call 8: 512x1024x32769 122.3 at 4 splits
 // against 151.7.
-constexpr double kRepackBytesPerUs = 2.9e6;
-constexpr double kRepackLaunchUs = 3.0;
+// NOTES: session 14, call 5 (Sm90CliffsBench.SmallRepackParts): 1024x1024x8193's 68 MB in 18.9 us,
+// 768x768x8193's 51 MB in 14.1, 333x777x4099's 18.5 MB in 6.2, 1000x1000x1001's 8.2 MB in 4.0. The
+// 2.9 TB/s and 3 us this replaced were fitted to totals whose GEMM on the copies ran up to 60% slow
+// on the copies' 16-byte-past-128 pitch (repack.cu), so they charged the copies for the GEMM's loss.
+constexpr double kRepackBytesPerUs = 3.6e6;
+constexpr double kRepackLaunchUs = 1.5;
 constexpr double kRowClassMargin = 0.95;
 
 template <DType In>

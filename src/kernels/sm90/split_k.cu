@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,13 @@ Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVarian
   float* partials = static_cast<float*>(args.workspace);
   if (Status st = sm90_wgmma_ws_launch_partials(args, input, k_blocks_per_split, splits, partials, v); !st.ok())
     return st;
+  // Diagnosis only (D is left unwritten): TCGEMM_DIAG_SKIP_REDUCE=1 times the split pass without its
+  // reduce, to price the reduce on a real timeline (PDL, slabs in L2) rather than under ncu.
+  static const bool skip_reduce = [] {
+    const char* e = std::getenv("TCGEMM_DIAG_SKIP_REDUCE");
+    return e != nullptr && *e == '1';
+  }();
+  if (skip_reduce) return Status::success();
   return splitk_reduce(split_k_reduce_args(args, partials, splits, g.d.layout == Layout::row), args.stream);
 }
 
