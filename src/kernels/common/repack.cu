@@ -6,8 +6,9 @@
 // reach outside it, and at a line's tail, sixteen lane-contiguous 2-byte loads a lane (always
 // legal, each a coalesced 64-byte request) go through a shared-memory bounce instead. Each warp
 // keeps one segment column and strides over lines, so the loop has no 64-bit division.
-// NOTES: the 2-byte loads everywhere moved ~2.3-2.8 TB/s (r + w; 333x777x4099's 18 MB in 6.4 us,
-// 7.8 under ncu, runs 34 and 51) against cudaMemcpy's 4.0 (run 109).
+// NOTES: session 14, call 5: 1024x1024x8193's 68 MB (read + write) in 18.9 us, 3.6 TB/s; at
+// 333x777x4099 (18.5 MB) 6.2 us, where the 2-byte loads everywhere took 6.3-6.5 (run 51): level
+// there, where the launch and ramp dominate. The old loads' time at the large copies was not taken.
 #include "kernels/common/repack.hpp"
 
 #include <algorithm>
