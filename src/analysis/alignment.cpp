@@ -49,14 +49,14 @@ OperandCheck check_operand(const char* name, const MatrixDesc& m, StoredExtent e
 
 bool is_16bit(DType t) { return t == DType::f16 || t == DType::bf16; }
 
-// NOTES: legal for TMA, but a pitch 16 bytes past a multiple of 128 ran tcgemm's TMA kernels 25-64%
+// NOTES: legal for TMA, but a pitch 16 bytes past a multiple of 128 ran tcgemm's TMA kernels 23-64%
 // slower on the H200 and cuBLAS up to 31% (bench/NOTES.md, session 14, run 149: 1024x1024x8192 at
 // ld 8200 60.0 us against 36.6 at 8192 or 8256). Other pitches off 128 were not all measured (+32
 // bytes cost 4%), so only this one is named.
 void note_tma_pitch(OperandCheck& c, const MatrixDesc& m, StoredExtent e) {
   const int64_t strided_extent = m.layout == Layout::row ? e.rows : e.cols;
   if (!c.ok || strided_extent <= 1 || c.ld_bytes % 128 != 16) return;
-  c.reason += "; but a pitch 16 B past a multiple of 128 B measured 25-64% slower through TMA (ld rounded up to " +
+  c.reason += "; but a pitch 16 B past a multiple of 128 B measured 23-64% slower through TMA (ld rounded up to " +
               std::to_string(128 / static_cast<int64_t>(dtype_bytes(m.dtype))) + " elements avoids it)";
 }
 

@@ -6,8 +6,8 @@
 // reach outside it, and at a line's tail, sixteen lane-contiguous 2-byte loads a lane (always
 // legal, each a coalesced 64-byte request) go through a shared-memory bounce instead. Each warp
 // keeps one segment column and strides over lines, so the loop has no 64-bit division.
-// NOTES: session 14, call 5: 1024x1024x8193's 68 MB (read + write) in 18.9 us, 3.6 TB/s; at
-// 333x777x4099 (18.5 MB) 6.2 us, where the 2-byte loads everywhere took 6.3-6.5 (run 51): level
+// NOTES: session 14, call 5: 1024x1024x8193's 67 MB (read + write) in 18.9 us, 3.6 TB/s; at
+// 333x777x4099 (18.3 MB) 6.2 us, where the 2-byte loads everywhere took 6.3-6.5 (run 51): level
 // there, where the launch and ramp dominate. The old loads' time at the large copies was not taken.
 #include "kernels/common/repack.hpp"
 
@@ -212,7 +212,7 @@ Status repack_16bit(const void* src, int64_t lines, int64_t line_length, int64_t
 }
 
 // NOTES: the copies' ld is the line rounded up to 64 elements (128 bytes), not 8: a pitch of 16
-// bytes past a multiple of 128 slowed the TMA kernels reading the copies by 25-64% (session 14,
+// bytes past a multiple of 128 slowed the TMA kernels reading the copies by 23-64% (session 14,
 // call 6, gemm() on aligned operands at each ld: 1024x1024x8192 36.6 us at ld 8192, 60.0 at 8200,
 // 38.1 at 8208, 36.6 at 8256; 768x768x8192 25.4 / 38.8 (8200) / 25.7 (8256); 2048x512x16384 65.2 /
 // 89.4 (16392) / 64.9 (16448); 333x777x4099 22.2 at 4104, 17.7 at 4160), so 1024x1024x8193's GEMM

@@ -264,8 +264,8 @@ KernelEntry planned_thread_loads_entry(std::string_view name) {
 // 333x777x4099 34.1 at 3 splits [40.6] against 27.5; 1000x1000x1001 21.7 unsplit [28.5] against 14.3;
 // 256x256x65537 48.1 at 32 splits [80.7] against 76.4; call 8: 512x1024x32769 122.3 at 4 splits
 // against 151.7.
-// NOTES: session 14, call 5 (Sm90CliffsBench.SmallRepackParts): 1024x1024x8193's 68 MB in 18.9 us,
-// 768x768x8193's 51 MB in 14.1, 333x777x4099's 18.5 MB in 6.2, 1000x1000x1001's 8.2 MB in 4.0. The
+// NOTES: session 14, call 5 (Sm90CliffsBench.SmallRepackParts): 1024x1024x8193's 67 MB in 18.9 us,
+// 768x768x8193's 51 MB in 14.1, 333x777x4099's 18.3 MB in 6.2, 1000x1000x1001's 8.1 MB in 4.0 (read + write). The
 // 2.9 TB/s and 3 us this replaced were fitted to totals whose GEMM on the copies ran up to 60% slow
 // on the copies' 16-byte-past-128 pitch (repack.cu), so they charged the copies for the GEMM's loss.
 constexpr double kRepackBytesPerUs = 3.6e6;
