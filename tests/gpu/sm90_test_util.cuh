@@ -108,6 +108,18 @@ struct ForcedSplits {
   g.beta = variant % 3 == 2 ? 0.0f : 0.5f;
 }
 
+// The misaligned-path tests' problem: M x N x K of `in` with these A/B layouts; the test sets the
+// ld's and alignments, vary_epilogue the rest.
+[[maybe_unused]] GemmDesc ab_problem(DType in, Shape s, Layout a, Layout b) {
+  GemmDesc g;
+  g.m = s.m;
+  g.n = s.n;
+  g.k = s.k;
+  g.a = {in, a, 0};
+  g.b = {in, b, 0};
+  return g;
+}
+
 // TCGEMM_TEST_SMALL=1 (the compute-sanitizer runs) keeps only the small cases.
 [[maybe_unused]] bool small_only() {
   const char* v = std::getenv("TCGEMM_TEST_SMALL");

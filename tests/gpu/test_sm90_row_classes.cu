@@ -41,12 +41,7 @@ TEST_P(Sm90RowClasses, MatchesDeviceReferenceAndIsDeterministic) {
   const Shape sh = kShapes[si];
   const ForcedSplits forced(kCounts[ci]);
   const int variant = ei + si + mi + ci;
-  GemmDesc g;
-  g.m = sh.m;
-  g.n = sh.n;
-  g.k = sh.k;
-  g.a = {in, Layout::row, 0};
-  g.b = {in, Layout::column, 0};
+  GemmDesc g = ab_problem(in, sh, Layout::row, Layout::column);
   // Odd ld's: tight + 1 where tight is even (so never a multiple of 8); else tight.
   auto ld_of = [&](StoredExtent e, Layout l) {
     const int64_t t = tight_ld(e, l);

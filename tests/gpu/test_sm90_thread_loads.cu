@@ -35,12 +35,7 @@ TEST_P(Sm90ThreadLoads, MatchesDeviceReferenceAndIsDeterministic) {
   const Shape sh = kShapes[si];
   const ForcedSplits forced(kCounts[ci]);
   const int variant = ei + si + li + mi + ci;
-  GemmDesc g;
-  g.m = sh.m;
-  g.n = sh.n;
-  g.k = sh.k;
-  g.a = {in, li % 2 ? Layout::column : Layout::row, 0};
-  g.b = {in, li / 2 ? Layout::row : Layout::column, 0};
+  GemmDesc g = ab_problem(in, sh, li % 2 ? Layout::column : Layout::row, li / 2 ? Layout::row : Layout::column);
   // Odd ld's: tight + 1 where tight is even (so never a multiple of 8); else tight with the base off.
   auto ld_of = [&](StoredExtent e, Layout l) {
     const int64_t t = tight_ld(e, l);

@@ -16,6 +16,7 @@
 #include "gpu/gpu_test_util.hpp"
 #include "gpu/sm90_test_util.cuh"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
+#include "runtime/registry.hpp"
 #include "tcgemm/gemm.hpp"
 
 namespace tcgemm {
@@ -41,9 +42,27 @@ Timeline trace_gemm(Shape s, int before, int after, bool traced = true) {
   EXPECT_EQ(cudaMemset(stamps.p, 0xff, static_cast<size_t>(words) * max_ctas * 8), cudaSuccess);
   cudaStream_t st = nullptr;
   EXPECT_EQ(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
+  // TCGEMM_TRACE_KERNEL=<entry>: that registry entry's launch instead of gemm()'s pick.
+  const char* by_name = std::getenv("TCGEMM_TRACE_KERNEL");
+  const KernelEntry* entry = by_name != nullptr && *by_name != '\0' ? find_kernel(by_name) : nullptr;
+  EXPECT_TRUE(by_name == nullptr || *by_name == '\0' || entry != nullptr) << "no entry " << by_name;
+  DeviceBuffer ws(entry != nullptr && entry->workspace_bytes ? std::max<size_t>(entry->workspace_bytes(g), 16) : 16);
   auto run = [&](int i) {
     const bool odd = i % 2 != 0;
-    EXPECT_TRUE(gemm(g, odd ? a1.p : a0.p, odd ? b1.p : b0.p, nullptr, d.p, st).ok());
+    if (entry == nullptr) {
+      EXPECT_TRUE(gemm(g, odd ? a1.p : a0.p, odd ? b1.p : b0.p, nullptr, d.p, st).ok());
+      return;
+    }
+    GemmArgs args;
+    args.desc = g;
+    args.a = odd ? a1.p : a0.p;
+    args.b = odd ? b1.p : b0.p;
+    args.d = d.p;
+    args.workspace = ws.p;
+    args.workspace_bytes = entry->workspace_bytes ? entry->workspace_bytes(g) : 0;
+    args.stream = st;
+    const Status s = entry->launch(args);
+    EXPECT_TRUE(s.ok()) << s.message();
   };
   for (int i = 0; i < before; ++i) run(i);
   if (traced) sm90_wgmma_ws_set_trace(static_cast<uint64_t*>(stamps.p));
@@ -101,7 +120,7 @@ TEST(Sm90WsTrace, TimelineOfRequestedShapes) {
       t0 = std::min(t0, t.words[static_cast<size_t>(c) * w]);
       tend = std::max(tend, t.words[static_cast<size_t>(c) * w + 5]);
     }
-    std::vector<double> entry, wait, first, stream, done, spare, head;
+    std::vector<double> entry, wait, first, stream, done, spare, head, extra;
     std::string csv = "cta,sm,entry_us,go_us,first_us,last_us,done_us\n";
     for (int c = 0; c < t.ctas; ++c) {
       const uint64_t* x = &t.words[static_cast<size_t>(c) * w];
@@ -112,7 +131,10 @@ TEST(Sm90WsTrace, TimelineOfRequestedShapes) {
       stream.push_back(us(4) - us(3));
       done.push_back(us(5));
       spare.push_back((static_cast<double>(tend) - static_cast<double>(x[5])) * 1e-3);
-      if (x[6] != ~0ull && x[6] != 0) head.push_back(us(6) - us(3));  // swap-steal: its own tile's head stored
+      if (x[6] != ~0ull && x[6] != 0) {
+        head.push_back(us(6) - us(3));   // swap-steal: its own tile's head stored
+        extra.push_back(us(6) - us(1));  // in-kernel copies: the split's copies all done
+      }
       char line[160];
       std::snprintf(line, sizeof line, "%d,%llu,%.3f,%.3f,%.3f,%.3f,%.3f\n", c, static_cast<unsigned long long>(x[2]), us(0),
                     us(1), us(3), us(4), us(5));
@@ -128,6 +150,7 @@ TEST(Sm90WsTrace, TimelineOfRequestedShapes) {
     row("wait -> first stage full", first);
     row("first -> last stage full", stream);
     if (!head.empty()) row("first -> head part stored (steal)", head);
+    if (!extra.empty()) row("wait -> own stamp (copies met)", extra);
     row("last MMA done", done);
     row("idle before the last CTA ends", spare);
     if (const char* dir = std::getenv("TCGEMM_RESULTS_DIR"); dir != nullptr && *dir != '\0')

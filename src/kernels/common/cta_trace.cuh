@@ -1,7 +1,8 @@
 // Per-CTA timeline stamps for diagnosis (sm90_wgmma_ws_set_trace): one layout shared by every
 // kernel that writes them, so one test reads them all. Words a CTA: [0] entry, [1] after the PDL
 // wait, [2] SM id, [3] first full stage, [4] last full stage, [5] last MMA done, [6] a kernel's own
-// extra stamp (swap_steal.cu: its first part stored); globaltimer nanoseconds.
+// extra stamp (swap_steal.cu: its first part stored; the ws kernel's in-kernel copies: its split's
+// copies all done); globaltimer nanoseconds.
 #pragma once
 
 #include <cstdint>

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <string>
 
+#include "kernels/common/chunk_shift.cuh"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/pdl.cuh"
 #include "kernels/common/tensor_map.hpp"
@@ -25,30 +26,6 @@ constexpr int kWarps = 8;        // lines per block step
 constexpr int kLoads = 16;       // per lane per step
 constexpr int kSegment = 32 * kLoads;  // elements per warp step
 
-// Output words i = 0..3 of a chunk: 16 bytes starting 2 * x bytes into the 32 bytes w (K = x / 2
-// words in; odd x: a half-word more, by funnel shift).
-template <int K>
-__device__ __forceinline__ uint4 take_chunk(const uint32_t (&w)[8], bool odd) {
-  if (!odd) return make_uint4(w[K], w[K + 1], w[K + 2], w[K + 3]);
-  return make_uint4(__funnelshift_r(w[K], w[K + 1], 16), __funnelshift_r(w[K + 1], w[K + 2], 16),
-                    __funnelshift_r(w[K + 2], w[K + 3], 16), __funnelshift_r(w[K + 3], w[K + 4], 16));
-}
-
-__device__ __forceinline__ uint4 shift_chunk(uint4 cur, uint4 next, int x) {
-  const uint32_t w[8] = {cur.x, cur.y, cur.z, cur.w, next.x, next.y, next.z, next.w};
-  switch (x / 2) {
-    case 0: return take_chunk<0>(w, x & 1);
-    case 1: return take_chunk<1>(w, x & 1);
-    case 2: return take_chunk<2>(w, x & 1);
-    default: return take_chunk<3>(w, x & 1);
-  }
-}
-
-__device__ __forceinline__ uint4 shfl_chunk(uint4 v, int from) {
-  return make_uint4(__shfl_sync(~0u, v.x, from), __shfl_sync(~0u, v.y, from), __shfl_sync(~0u, v.z, from),
-                    __shfl_sync(~0u, v.w, from));
-}
-
 // A whole 512-element segment from its aligned 16-byte chunks (all inside the source matrix).
 __device__ __forceinline__ void copy_segment_aligned(const uint16_t* in, uint16_t* out, int lane) {
   const uintptr_t at = reinterpret_cast<uintptr_t>(in);
@@ -56,12 +33,10 @@ __device__ __forceinline__ void copy_segment_aligned(const uint16_t* in, uint16_
   const int x = static_cast<int>(at & 15) / 2;  // warp-uniform
   const uint4 c0 = __ldg(chunks + lane), c1 = __ldg(chunks + 32 + lane);
   const uint4 extra = lane == 0 && x != 0 ? __ldg(chunks + 64) : make_uint4(0, 0, 0, 0);
-  // The next chunk of each: lane + 1's, and for lane 31 lane 0's second (then its extra).
-  const uint4 up0 = shfl_chunk(c0, (lane + 1) % 32), up1 = shfl_chunk(c1, (lane + 1) % 32);
-  const uint4 wrap0 = shfl_chunk(c1, 0), wrap1 = shfl_chunk(extra, 0);
-  const uint4 next0 = lane == 31 ? wrap0 : up0, next1 = lane == 31 ? wrap1 : up1;
-  reinterpret_cast<uint4*>(out)[lane] = shift_chunk(c0, next0, x);
-  reinterpret_cast<uint4*>(out)[32 + lane] = shift_chunk(c1, next1, x);
+  uint4 out0, out1;
+  dev::shift_segment(c0, c1, extra, x, lane, out0, out1);
+  reinterpret_cast<uint4*>(out)[lane] = out0;
+  reinterpret_cast<uint4*>(out)[32 + lane] = out1;
 }
 
 // One segment column, lines group*8 + warp, striding by groups*8. kFull: the whole segment lies
@@ -255,6 +230,10 @@ GemmDesc repacked_desc(const GemmDesc& g, const TmaRepackPlan& plan) {
 }
 
 Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes) {
+  return apply_tma_repack(args, used_bytes, nullptr);
+}
+
+Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes, DeferredCopies* deferred) {
   GemmDesc seen = args.desc;
   seen.a.pointer_alignment = std::min(seen.a.pointer_alignment, address_alignment(args.a));
   seen.b.pointer_alignment = std::min(seen.b.pointer_alignment, address_alignment(args.b));
@@ -286,9 +265,30 @@ Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes)
                                     effective_ld(g.b, e), reinterpret_cast<uint16_t*>(ws + plan.b_offset), plan.ldb};
     out.b = ws + plan.b_offset;
   }
+  if (deferred != nullptr) {
+    deferred->count = count;
+    for (int i = 0; i < count; ++i) {
+      const RepackCopy& c = jobs.copy[i];
+      if (Status s = check_copy(c); !s.ok()) return s;
+      deferred->job[i] = RepackJob{c.src, c.lines, c.line_length, c.ld_src, c.dst, c.ld_dst};
+    }
+    return out;
+  }
   if (count > 0)
     if (Status s = launch_copies(jobs, count, args.stream); !s.ok()) return s;
   return out;
+}
+
+Status launch_deferred_copies(const DeferredCopies& copies, cudaStream_t stream) {
+  if (copies.count < 0 || copies.count > 2) return Status(StatusCode::internal, "repack: 0-2 deferred copies");
+  if (copies.count == 0) return Status::success();
+  RepackCopies jobs{};
+  for (int i = 0; i < copies.count; ++i) {
+    const RepackJob& j = copies.job[i];
+    jobs.copy[i] = RepackCopy{static_cast<const uint16_t*>(j.src), j.lines, j.line_length, j.ld_src,
+                              static_cast<uint16_t*>(j.dst), j.ld_dst};
+  }
+  return launch_copies(jobs, copies.count, stream);
 }
 
 }  // namespace tcgemm

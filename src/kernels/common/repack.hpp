@@ -43,4 +43,20 @@ GemmDesc repacked_desc(const GemmDesc& g, const TmaRepackPlan& plan);
 // used_bytes (optional) receives the workspace bytes the copies took (0 when none ran).
 Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes = nullptr);
 
+// The copies apply_tma_repack launches, described instead (the `_repack_fused` grid does them).
+struct RepackJob {
+  const void* src;
+  int64_t lines, line_length, ld_src;
+  void* dst;
+  int64_t ld_dst;
+};
+struct DeferredCopies {
+  RepackJob job[2];
+  int count = 0;
+};
+// As above, but the copies are not launched: *deferred receives them.
+Result<GemmArgs> apply_tma_repack(const GemmArgs& args, std::size_t* used_bytes, DeferredCopies* deferred);
+// Launches deferred copies after all (one launch, as apply_tma_repack does).
+Status launch_deferred_copies(const DeferredCopies& copies, cudaStream_t stream);
+
 }  // namespace tcgemm

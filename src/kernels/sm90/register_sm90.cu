@@ -1,5 +1,6 @@
 #include "analysis/path_rules.hpp"
 #include "kernels/common/repack.hpp"
+#include "kernels/common/tile_counters.hpp"
 #include "kernels/sm90/pc_repack.hpp"
 #include "kernels/sm90/pc_split_k.hpp"
 #include "kernels/sm90/pc_swap.hpp"
@@ -88,9 +89,9 @@ std::size_t repack_splitk_workspace(const GemmDesc& g) {
 
 // The copies, then the arguments for what runs on them: the rest of the workspace (256-aligned)
 // follows the copies.
-Result<GemmArgs> repack_before_split(const GemmArgs& args) {
+Result<GemmArgs> repack_before_split(const GemmArgs& args, DeferredCopies* deferred = nullptr) {
   std::size_t used = 0;
-  Result<GemmArgs> copied = apply_tma_repack(args, &used);
+  Result<GemmArgs> copied = apply_tma_repack(args, &used, deferred);
   if (!copied.ok()) return copied.status();
   GemmArgs next = copied.value();
   const std::size_t offset = (used + 255) / 256 * 256;
@@ -204,6 +205,50 @@ KernelEntry planned_repack_entry(std::string_view name) {
   };
   e.describe = [](const GemmDesc& g) {
     return "repack A/B, then " + describe(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()));
+  };
+  return e;
+}
+
+// The planned repack path with the copies done by the GEMM's own grid (in_kernel_copy.hpp): each
+// split's CTAs copy its K range of the misaligned operands, meet at a per-split counter, then run
+// the plan on the copies. No copy launch: on a small problem the copies kernel is mostly its fixed
+// ~4 us (run 148). Where the grid cannot (A column-major or B row-major, no counter buffer for the
+// stream, a forced plan of more than one round) the copies kernel runs first, as in the
+// `_repack_splitk` entry; the workspace is the same.
+template <DType In>
+Status fused_repack_launch(const GemmArgs& args) {
+  DeferredCopies copies;
+  Result<GemmArgs> next = repack_before_split(args, &copies);
+  if (!next.ok()) return next.status();
+  const GemmDesc& g = args.desc;
+  const SplitKPlan plan = plan_split_k(next.value().desc, In, current_sm_count());
+  Result<uint32_t*> counters = tile_counters(args.stream);
+  const bool k_major = g.a.layout == Layout::row && g.b.layout == Layout::column;
+  if (!k_major || !counters.ok() || copies.count == 0 || plan.ctas > current_sm_count()) {
+    if (Status s = launch_deferred_copies(copies, args.stream); !s.ok()) return s;
+    return sm90_wgmma_ws_planned_launch(next.value(), In);
+  }
+  InCopy c{};
+  c.count = copies.count;
+  c.counters = counters.value();
+  for (int i = 0; i < copies.count; ++i) {
+    const RepackJob& j = copies.job[i];
+    if (j.line_length != g.k) return Status(StatusCode::internal, "in-kernel copies: K-major lines of K elements");
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(j.src);
+    c.op[i] = InCopyOperand{static_cast<const uint16_t*>(j.src), static_cast<uint16_t*>(j.dst), j.lines, j.ld_src,
+                            j.ld_dst, begin, begin + static_cast<uintptr_t>(((j.lines - 1) * j.ld_src + j.line_length) * 2)};
+  }
+  return sm90_wgmma_ws_planned_launch_in_copy(next.value(), In, c);
+}
+
+template <DType In>
+KernelEntry planned_fused_repack_entry(std::string_view name) {
+  KernelEntry e = planned_repack_entry<In>(name);
+  e.preference = 0;  // by name until measured against the copies kernel
+  e.launch = &fused_repack_launch<In>;
+  e.describe = [](const GemmDesc& g) {
+    return "the grid copies A/B itself, then " +
+           describe(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()));
   };
   return e;
 }
@@ -677,6 +722,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(planned_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_splitk"));
   table.push_back(planned_repack_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_repack_splitk"));
   table.push_back(planned_repack_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_repack_splitk"));
+  table.push_back(planned_fused_repack_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_repack_fused"));
+  table.push_back(planned_fused_repack_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_repack_fused"));
   table.push_back(planned_row_class_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_rowclass"));
   table.push_back(planned_row_class_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_rowclass"));
   table.push_back(planned_thread_loads_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_ldg"));

@@ -76,7 +76,7 @@ Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVari
 }
 
 Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
-                                 int k_blocks_per_split) {
+                                 int k_blocks_per_split, const InCopy* copy) {
   const GemmDesc& g = args.desc;
   const std::size_t need = static_cast<std::size_t>(splits) * static_cast<std::size_t>(g.m) *
                            static_cast<std::size_t>(g.n) * sizeof(float);
@@ -89,7 +89,7 @@ Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVarian
   if (args.d == nullptr || (g.beta != 0.0f && args.c == nullptr))
     return Status::invalid("D (and C when beta != 0) must be non-null");
   float* partials = static_cast<float*>(args.workspace);
-  if (Status st = sm90_wgmma_ws_launch_partials(args, input, k_blocks_per_split, splits, partials, v); !st.ok())
+  if (Status st = sm90_wgmma_ws_launch_partials(args, input, k_blocks_per_split, splits, partials, v, copy); !st.ok())
     return st;
   // Diagnosis only (D is left unwritten): TCGEMM_DIAG_SKIP_REDUCE=1 times the split pass without its
   // reduce, to price the reduce on a real timeline (PDL, slabs in L2) rather than under ncu.
@@ -281,6 +281,25 @@ Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, WsLoads l
   if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
   if (p.splits <= 1) return sm90_wgmma_ws_launch(args, input, true, p.variant);
   return sm90_wgmma_ws_run_split_k(args, input, p.variant, p.splits, p.k_blocks_per_split);
+}
+
+namespace {
+std::atomic<int64_t> g_in_copy_launches{0};
+}  // namespace
+
+int64_t sm90_in_copy_launches() { return g_in_copy_launches.load(); }
+
+Status sm90_wgmma_ws_planned_launch_in_copy(const GemmArgs& args, DType input, const InCopy& copy) {
+  const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count());
+  if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
+  if (p.ctas > current_sm_count())
+    return Status(StatusCode::internal, "in-kernel copies need one round of CTAs (the plan has " +
+                                            std::to_string(p.ctas) + ")");
+  Sm90WsVariant v = p.variant;
+  v.in_copy = true;
+  g_in_copy_launches.fetch_add(1);
+  if (p.splits <= 1) return sm90_wgmma_ws_launch(args, input, true, v, &copy);
+  return sm90_wgmma_ws_run_split_k(args, input, v, p.splits, p.k_blocks_per_split, &copy);
 }
 
 }  // namespace tcgemm

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "kernels/common/splitk_reduce.hpp"
@@ -37,8 +38,9 @@ std::size_t sm90_wgmma_ws_splitk_workspace(const GemmDesc& g, Sm90WsVariant v = 
 Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVariant v = {});
 // The two passes for a given tile variant and split (splits >= 2, every split non-empty): the
 // building block the swap-A/B path shares. Checks the workspace (splits*M*N*4 bytes, 16-aligned).
+// copy: the operands the split pass copies first (v.in_copy; in_kernel_copy.hpp), or nullptr.
 Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
-                                 int k_blocks_per_split);
+                                 int k_blocks_per_split, const InCopy* copy = nullptr);
 // The reduce's arguments for args (alpha, beta, C and D as the problem says) over `splits` tight
 // M x N slabs at `partials`, row-major or column-major.
 SplitKReduceArgs split_k_reduce_args(const GemmArgs& args, const float* partials, int splits, bool row_major_slabs);
@@ -76,5 +78,10 @@ double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int spl
 
 // The planned path: the plan's tile, split or not. Needs plan_split_k(...).workspace_bytes.
 Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, WsLoads loads = WsLoads::tma);
+// The TMA plan on args (which name the aligned copies), its grid first copying `copy`'s operands
+// itself: the `_repack_fused` entry. The plan must be one round of CTAs (internal error otherwise).
+Status sm90_wgmma_ws_planned_launch_in_copy(const GemmArgs& args, DType input, const InCopy& copy);
+// How many launches took the in-kernel copies in this process (tests check which path ran).
+int64_t sm90_in_copy_launches();
 
 }  // namespace tcgemm

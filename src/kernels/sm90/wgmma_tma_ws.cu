@@ -16,6 +16,7 @@
 #include "kernels/common/caller_epilogue.hpp"
 #include "kernels/common/cta_trace.cuh"
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/in_kernel_copy.cuh"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/pdl.cuh"
@@ -23,6 +24,7 @@
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/thread_loads.cuh"
+#include "kernels/common/tile_counters.hpp"
 #include "kernels/common/tma.cuh"
 #include "kernels/common/wgmma.cuh"
 #include "kernels/common/wgmma_store.cuh"
@@ -175,6 +177,8 @@ struct Params {
   Epilogue epilogue;
   // Diagnosis (sm90_wgmma_ws_set_trace): per-CTA stamps (common/cta_trace.cuh); nullptr: off.
   uint64_t* trace;
+  // kInCopy: the operands this grid copies before it loads them (in_kernel_copy.hpp).
+  InCopy copy;
 };
 
 // --- epilogue helpers ------------------------------------------------------------------------
@@ -275,8 +279,10 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 // kRowClassLoads: A and B K-major with an ld or base TMA cannot take directly: TMA lands each row
 // class's boxes (tensor_map.hpp) in a raw ring and the producer's warps 1-3 shift them into natural
 // stages (row_class_realign.cuh); the stages then hold what the TMA path's would.
+// kInCopy: K-major A and B, TMA loads from the aligned copies that the CTAs of each split first
+// write themselves from the caller's operands (in_kernel_copy.cuh), one round of CTAs.
 template <WgmmaInput In, int TileN, int Stages, int Consumers, bool kAMnMajor, bool kBMnMajor, bool kDirectStore,
-          bool kThreadLoads = false, bool kRowClassLoads = false>
+          bool kThreadLoads = false, bool kRowClassLoads = false, bool kInCopy = false>
 __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads, 1)
     wgmma_tma_ws_kernel(const __grid_constant__ Maps<kRowClassLoads> maps, const Params p) {
   using C = Config<In, TileN, Stages, Consumers>;
@@ -350,6 +356,17 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     trace[0] = t_entry;
     trace[1] = dev::global_ns();
     trace[2] = dev::sm_id();
+  }
+  if constexpr (kInCopy) {
+    static_assert(!kThreadLoads && !kRowClassLoads && !kAMnMajor && !kBMnMajor, "in-kernel copies: K-major TMA loads");
+    // This split's K range, copied by its CTAs (blockIdx.x over the tiles); the stages are free
+    // until the meeting, so each warp's bounce buffer is 1 KB of them.
+    const int64_t k_lo = static_cast<int64_t>(kt_first) * C::kTileK;
+    const int64_t k_hi = min(static_cast<int64_t>(kt_first + k_tiles) * C::kTileK, p.k);
+    uint16_t* bounce = reinterpret_cast<uint16_t*>(smem_raw + (base - raw)) + (threadIdx.x / 32) * dev::kInCopySegment;
+    dev::copy_k_range(p.copy, k_lo, k_hi, blockIdx.x, gridDim.x, bounce);
+    dev::in_copy_meet(p.copy.counters + blockIdx.z, gridDim.x);
+    if (trace != nullptr && threadIdx.x == 0) trace[6] = dev::global_ns();  // the split's copies all done
   }
 
 
@@ -633,17 +650,27 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
 }
 
 template <WgmmaInput In, class V, bool kAMnMajor, bool kBMnMajor, bool kDirectStore, bool kThreadLoads = false,
-          bool kRowClassLoads = false>
+          bool kRowClassLoads = false, bool kInCopy = false>
 const void* kernel_function() {
   return reinterpret_cast<const void*>(&wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, V::kConsumers, kAMnMajor,
-                                                            kBMnMajor, kDirectStore, kThreadLoads, kRowClassLoads>);
+                                                            kBMnMajor, kDirectStore, kThreadLoads, kRowClassLoads,
+                                                            kInCopy>);
 }
 
 // The instance for this input and layout, or nullptr where the variant's set does not compile it.
 // Thread loads: the narrow 128x128 and 128x64 tiles, 16-bit inputs, every layout (one instance).
 // Row classes: the same two tiles, 16-bit inputs, A row-major and B column-major only.
+// In-kernel copies: the three split-K tiles (128x256 s4, 128x128 and 128x64 at their most stages),
+// 16-bit inputs, K-major A and B.
 template <WgmmaInput In, class V>
-const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store, bool thread_loads, bool row_classes) {
+const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store, bool thread_loads, bool row_classes,
+                          bool in_copy) {
+  if (in_copy) {
+    if constexpr (V::kConsumers == 2 && In != WgmmaInput::tf32 &&
+                  (V::kSet == InstanceSet::full || (V::kSet == InstanceSet::narrow && (V::kTileN == 128 || V::kTileN == 64))))
+      return a_mn_major || b_mn_major ? nullptr : kernel_function<In, V, false, false, false, false, false, true>();
+    return nullptr;
+  }
   if (row_classes) {
     if constexpr (V::kSet == InstanceSet::narrow && V::kConsumers == 2 && (V::kTileN == 128 || V::kTileN == 64) &&
                   In != WgmmaInput::tf32)
@@ -686,10 +713,10 @@ const void* find_instance(DType input, Sm90WsVariant v, bool a_mn_major, bool b_
   const void* fn = nullptr;
   visit_variant(v, [&](auto tag) {
     using V = decltype(tag);
-    const bool tl = v.thread_loads, rc = v.row_classes;
-    fn = input == DType::tf32   ? find_instance<WgmmaInput::tf32, V>(a_mn_major, b_mn_major, direct_store, tl, rc)
-         : input == DType::bf16 ? find_instance<WgmmaInput::bf16, V>(a_mn_major, b_mn_major, direct_store, tl, rc)
-         : input == DType::f16  ? find_instance<WgmmaInput::f16, V>(a_mn_major, b_mn_major, direct_store, tl, rc)
+    const bool tl = v.thread_loads, rc = v.row_classes, ic = v.in_copy;
+    fn = input == DType::tf32   ? find_instance<WgmmaInput::tf32, V>(a_mn_major, b_mn_major, direct_store, tl, rc, ic)
+         : input == DType::bf16 ? find_instance<WgmmaInput::bf16, V>(a_mn_major, b_mn_major, direct_store, tl, rc, ic)
+         : input == DType::f16  ? find_instance<WgmmaInput::f16, V>(a_mn_major, b_mn_major, direct_store, tl, rc, ic)
                                 : nullptr;
   });
   return fn;
@@ -717,7 +744,8 @@ Sm90WsShape shape_of(DType input, Sm90WsVariant v) {
 
 std::string to_string(Sm90WsVariant v) {
   return std::to_string(64 * v.consumers) + "x" + std::to_string(v.tile_n) + " s" + std::to_string(v.stages) +
-         (v.thread_loads ? " thread loads" : "") + (v.row_classes ? " row classes" : "");
+         (v.thread_loads ? " thread loads" : "") + (v.row_classes ? " row classes" : "") +
+         (v.in_copy ? " in-kernel copies" : "");
 }
 
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers) {
@@ -791,8 +819,9 @@ uint64_t* g_trace = nullptr;
 // partials == nullptr: the plain GEMM (splits must be 1). Otherwise split-K: gridDim.z = splits,
 // and split z stores its raw f32 sum (alpha = 1, beta = 0) to partials + z*M*N, in D's layout with
 // the tight ld (so that the reduce pass reads the slabs and writes D along the same direction).
+// copy: with v.in_copy, what the grid copies first (args' A and B are then the copies' addresses).
 Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blocks_per_split, int splits,
-                   float* partials, bool allow_direct_store) {
+                   float* partials, bool allow_direct_store, const InCopy* copy = nullptr) {
   const GemmDesc& g = args.desc;
   const bool a_mn_major = g.a.layout == Layout::column;
   const bool b_mn_major = g.b.layout == Layout::row;
@@ -806,6 +835,10 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   const int64_t k_blocks = (g.k + tile_k - 1) / tile_k;
   if (input == DType::tf32 && (a_mn_major || b_mn_major || v.thread_loads))
     return Status::unsupported("tf32 wgmma needs K-major A and B (A row-major, B column-major), through TMA");
+  if (v.in_copy != (copy != nullptr) ||
+      (copy != nullptr && (copy->count < 1 || copy->count > 2 || copy->counters == nullptr || v.thread_loads ||
+                           v.row_classes || a_mn_major || b_mn_major || splits > kTileCounterWords)))
+    return Status(StatusCode::internal, "in-kernel copies: K-major A and B, one or two operands, a counter a split");
   if (splits < 1 || splits > 65535 || k_blocks_per_split < 1 ||
       static_cast<int64_t>(k_blocks_per_split) * (splits - 1) >= k_blocks ||
       static_cast<int64_t>(k_blocks_per_split) * splits < k_blocks || (splits > 1 && partials == nullptr))
@@ -874,6 +907,7 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   ep.f32_slab = false;
   p.k_blocks_per_split = k_blocks_per_split;
   p.trace = g_trace;
+  if (copy != nullptr) p.copy = *copy;
   if (partials != nullptr) {
     ep.d = partials;
     ep.c = nullptr;
@@ -921,17 +955,18 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
 
 }  // namespace
 
-Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store, Sm90WsVariant v) {
+Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store, Sm90WsVariant v,
+                            const InCopy* copy) {
   const int64_t k_blocks = (args.desc.k + tile_k_of(input) - 1) / tile_k_of(input);
-  return launch_impl(args, input, v, static_cast<int>(k_blocks), 1, nullptr, allow_direct_store);
+  return launch_impl(args, input, v, static_cast<int>(k_blocks), 1, nullptr, allow_direct_store, copy);
 }
 
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
-                                     float* partials, Sm90WsVariant v) {
+                                     float* partials, Sm90WsVariant v, const InCopy* copy) {
   if (partials == nullptr) return Status::invalid("split-K needs a workspace for its partial sums");
   // split_k.cu counts k-blocks with sm90_wgmma_ws_shape()'s 16-bit tile_k; no tf32 split-K yet.
   if (input == DType::tf32) return Status::unsupported("split-K on the sm90 wgmma kernel takes bf16 or f16");
-  return launch_impl(args, input, v, k_blocks_per_split, splits, partials, false);
+  return launch_impl(args, input, v, k_blocks_per_split, splits, partials, false, copy);
 }
 
 const void* sm90_wgmma_ws_function(DType input, bool direct_store, Sm90WsVariant v) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/common/in_kernel_copy.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
@@ -25,12 +26,15 @@ struct Sm90WsShape {
 // warpgroup loads A and B with plain loads, so any alignment and layout runs without a copy.
 // row_classes: the `_rowclass` kernels (the same two tiles, 16-bit, A row-major and B column-major):
 // any ld and element-aligned base, loaded by TMA as eight row classes each (tensor_map.hpp), no copy.
+// in_copy: the `_repack_fused` kernels ({256, 4}, {128, max}, {64, max}; 16-bit, A row-major and B
+// column-major): the grid copies misaligned operands itself before loading them (in_kernel_copy.hpp).
 struct Sm90WsVariant {
   int tile_n = 256;
   int stages = 4;
   int consumers = 2;
   bool thread_loads = false;
   bool row_classes = false;
+  bool in_copy = false;
   friend bool operator==(const Sm90WsVariant&, const Sm90WsVariant&) = default;
 };
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers = 2);
@@ -40,15 +44,16 @@ Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v = 
 // allow_direct_store: a row-major, 16-bit (input type) D with beta == 0 is stored straight from
 // registers, edge tiles bounded (the `_ds` kernel is {256, 4}'s); otherwise, and with false (the
 // plain `_ws` kernel, kept to measure the staged epilogue against), the smem-staged epilogue runs.
+// copy: exactly when v.in_copy, the operands the grid copies first (args then name the copies).
 Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct_store = true,
-                            Sm90WsVariant v = {});
+                            Sm90WsVariant v = {}, const InCopy* copy = nullptr);
 // Split-K's first pass (split_k.cu runs it, then the reduce): gridDim.z = splits, split z multiplies
 // k-blocks [z*k_blocks_per_split, (z+1)*k_blocks_per_split) (the last one clipped to K) and stores
 // its raw f32 sum, no alpha/beta, to partials + z*M*N (in D's layout, tight ld: N for row-major
 // D, M for column-major). The splits must tile the
 // k-blocks with none empty. args.d/args.c are not touched.
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
-                                     float* partials, Sm90WsVariant v = {});
+                                     float* partials, Sm90WsVariant v = {}, const InCopy* copy = nullptr);
 // The TN instance, for attributes (tf32 has no direct-store instance: its D is f32; direct_store
 // is ignored for it and for every variant but {256, 4}).
 const void* sm90_wgmma_ws_function(DType input, bool direct_store = false, Sm90WsVariant v = {});

@@ -1,0 +1,27 @@
+// The GEMM grid's own copies of A and B (the `_ws_repack_fused` entry): where an operand breaks
+// TMA's 16-byte rule, the CTAs of each split first copy that split's K range of it into the aligned
+// workspace, meet at a per-split counter, and only then load it by TMA. No copy launch: the copies
+// kernel's ~4 us of launch, ramp and drain (run 148: 4.0-4.1 us for copies of 1-2 MB) is the cost
+// it removes. K-major operands only (lines of K elements), one round of CTAs (every CTA of a split
+// must be resident while it waits).
+#pragma once
+
+#include <cstdint>
+
+namespace tcgemm {
+
+// One K-major operand: `lines` lines of K elements at ld_src, copied to ld_dst (a multiple of 64).
+struct InCopyOperand {
+  const uint16_t* src;
+  uint16_t* dst;
+  int64_t lines, ld_src, ld_dst;
+  uintptr_t begin, end;  // the source's bytes: no aligned 16-byte load leaves them
+};
+
+struct InCopy {
+  InCopyOperand op[2];
+  int32_t count;       // operands copied (1 or 2)
+  uint32_t* counters;  // one word a split, zero on entry and left zero (tile_counters.hpp)
+};
+
+}  // namespace tcgemm
