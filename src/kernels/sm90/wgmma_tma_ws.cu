@@ -364,7 +364,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     const int64_t k_lo = static_cast<int64_t>(kt_first) * C::kTileK;
     const int64_t k_hi = min(static_cast<int64_t>(kt_first + k_tiles) * C::kTileK, p.k);
     uint16_t* bounce = reinterpret_cast<uint16_t*>(smem_raw + (base - raw)) + (threadIdx.x / 32) * dev::kInCopySegment;
-    dev::copy_k_range(p.copy, k_lo, k_hi, blockIdx.x, gridDim.x, bounce);
+    dev::copy_k_range<C::kTileN >= 128 ? 4 : 3>(p.copy, k_lo, k_hi, blockIdx.x, gridDim.x, bounce);
     dev::in_copy_meet(p.copy.counters + blockIdx.z, gridDim.x);
     if (trace != nullptr && threadIdx.x == 0) trace[6] = dev::global_ns();  // the split's copies all done
   }
