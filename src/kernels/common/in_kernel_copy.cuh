@@ -11,24 +11,35 @@
 namespace tcgemm::dev {
 
 inline constexpr int kInCopySegment = 512;  // elements a warp step: 16 a lane
-// kBatch: segments a warp loads before it stores any (1 KB each; 3-4 a warp, 36-48 KB a 12-warp
-// CTA in flight). The kernel passes 4 where that spills nothing (ptxas -v: the 128x64 tile's
-// instance spilled 12-20 bytes at 4).
+// A segment's landing slot in shared memory: its 65 aligned chunks, 16 bytes of slack.
+inline constexpr int kInCopySlotBytes = 66 * 16;
+// Segments a warp has in flight: two groups of kInCopyGroup, the next landing while one is shifted
+// (8 slots a warp, 8.4 KB; 101 KB for a 12-warp CTA, inside the stages the GEMM fills afterwards).
+inline constexpr int kInCopyGroup = 4;
+inline constexpr int kInCopySlots = 2 * kInCopyGroup;
+inline constexpr int kInCopyWarpBytes = kInCopySlots * kInCopySlotBytes;
+
+__device__ __forceinline__ void cp_async_16(uint32_t smem, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem), "l"(src) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_one() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
 
 // Columns [k_lo, k_hi) of every line of the copied operands (operand 0's lines, then operand 1's),
 // in 512-element segments. Each warp of the `ctas` CTAs (this one is `cta`) keeps one segment
-// column and strides over the lines, kInCopyBatch lines a step, so the loop needs no 64-bit
-// division a segment. NOTES: session 15, call 2: dealing (line, segment) units round-robin, two
-// 64-bit divisions a unit put ~200 dependent instructions before each load; the copies of
-// 333x777x4099 then took 6.9 us in the grid (1.3 TB/s of reads) against the copies kernel's 6.2.
-// Inside the source matrix a segment comes from the aligned 16-byte chunks it touches,
-// funnel-shifted into place (chunk_shift.cuh); where they would leave the matrix, from 2-byte loads
-// through this warp's 1 KB `bounce`. k_lo and, but for the last split, k_hi are multiples of 64, so
-// the splits' stores never share a 16-byte chunk; the last split's chunk past K lands in the
-// copy's pad (never read: the TMA maps end at K).
-template <int kInCopyBatch>
+// column and strides over the lines, so the loop needs no 64-bit division a segment. Each lane
+// cp.asyncs its 16-byte aligned chunks of a segment into the warp's slot (no registers held while
+// they land, so two groups of four segments are in flight a warp), then takes its output chunks
+// from the slot (chunk i and i + 1, funnel-shifted by the segment's start mod 16 bytes,
+// chunk_shift.cuh) and stores them. Where the aligned chunks would leave the source matrix the
+// segment is read with 2-byte loads instead. NOTES: session 15, calls 1-2: with the chunks held in
+// registers, four units a warp decoded by two 64-bit divisions each, the copies of 333x777x4099 took
+// 6.9 us in the grid (1.3 TB/s of reads) against the copies kernel's 6.2.
+// k_lo and, but for the last split, k_hi are multiples of 64, so the splits' stores never share a
+// 16-byte chunk; the last split's chunk past K lands in the copy's pad (never read: the TMA maps
+// end at K). `slots`: this warp's kInCopyWarpBytes of shared memory (16-byte aligned).
 __device__ __forceinline__ void copy_k_range(const InCopy c, int64_t k_lo, int64_t k_hi, int64_t cta, int64_t ctas,
-                                             uint16_t* bounce) {
+                                             uint8_t* slots) {
   const int warps = static_cast<int>(blockDim.x / 32);
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int64_t warp = cta * warps + threadIdx.x / 32, all_warps = ctas * warps;
@@ -36,58 +47,67 @@ __device__ __forceinline__ void copy_k_range(const InCopy c, int64_t k_lo, int64
   const int64_t lines0 = c.op[0].lines, lines = lines0 + (c.count > 1 ? c.op[1].lines : 0);
   // Warps a segment column: its lines are dealt phase, phase + phases, ...
   const int64_t phases = max(int64_t{1}, min(all_warps / segs, lines));
+  const uint32_t slots_smem = static_cast<uint32_t>(__cvta_generic_to_shared(slots));
   for (int64_t stream = warp; stream < segs * phases; stream += all_warps) {
     const int64_t seg = stream % segs, phase = stream / segs;  // once a stream: warp-uniform
     const int64_t col0 = k_lo + seg * kInCopySegment;
     const int valid = static_cast<int>(min(static_cast<int64_t>(kInCopySegment), k_hi - col0));
-    for (int64_t l0 = phase; l0 < lines; l0 += kInCopyBatch * phases) {
-      uint4 c0[kInCopyBatch], c1[kInCopyBatch], extra[kInCopyBatch];
-      int shift[kInCopyBatch];  // the segment's start mod 16 bytes, in elements; -1: slow path
-      // A line's source and copy, recomputed where used: fewer registers live across the loads.
-      auto line_ptrs = [&](int64_t line, const uint16_t*& in, uint16_t*& out) {
-        const bool second = line >= lines0;
-        const int64_t l = second ? line - lines0 : line;
-        in = (second ? c.op[1].src : c.op[0].src) + l * (second ? c.op[1].ld_src : c.op[0].ld_src) + col0;
-        out = (second ? c.op[1].dst : c.op[0].dst) + l * (second ? c.op[1].ld_dst : c.op[0].ld_dst) + col0;
-        return second;
-      };
+    const int64_t count = (lines - phase + phases - 1) / phases;  // this stream's lines
+    // Line j of the stream: its source and copy, and whether its aligned chunks stay inside the source.
+    auto line_of = [&](int64_t j, const uint16_t*& in, uint16_t*& out, int& need) {
+      const int64_t line = phase + j * phases;
+      const bool second = line >= lines0;
+      const int64_t l = second ? line - lines0 : line;
+      in = (second ? c.op[1].src : c.op[0].src) + l * (second ? c.op[1].ld_src : c.op[0].ld_src) + col0;
+      out = (second ? c.op[1].dst : c.op[0].dst) + l * (second ? c.op[1].ld_dst : c.op[0].ld_dst) + col0;
+      const uintptr_t at = reinterpret_cast<uintptr_t>(in), first = at & ~uintptr_t{15};
+      need = static_cast<int>((at & 15) / 2 + valid + 7) / 8;  // 65 at most
+      return first >= (second ? c.op[1].begin : c.op[0].begin) &&
+             first + static_cast<uintptr_t>(need) * 16 <= (second ? c.op[1].end : c.op[0].end);
+    };
+    auto issue = [&](int64_t j0) {  // lines j0 .. j0 + kInCopyGroup - 1 into their slots
 #pragma unroll
-      for (int i = 0; i < kInCopyBatch; ++i) {
-        const int64_t line = l0 + i * phases;
+      for (int i = 0; i < kInCopyGroup; ++i) {
+        const int64_t j = j0 + i;
+        if (j >= count) break;
         const uint16_t* in;
         uint16_t* out;
-        const bool second = line_ptrs(line, in, out);
-        // The aligned chunks the segment's bytes touch (65 at most): a short line loads only those.
-        const uintptr_t at = reinterpret_cast<uintptr_t>(in), first = at & ~uintptr_t{15};
-        const int need = static_cast<int>((at & 15) / 2 + valid + 7) / 8;
-        const bool fast = line < lines && first >= (second ? c.op[1].begin : c.op[0].begin) &&
-                          first + static_cast<uintptr_t>(need) * 16 <= (second ? c.op[1].end : c.op[0].end);
-        shift[i] = fast ? static_cast<int>(at & 15) / 2 : -1;
-        c0[i] = c1[i] = extra[i] = make_uint4(0, 0, 0, 0);
-        if (fast) {
-          const uint4* chunks = reinterpret_cast<const uint4*>(first);
-          if (lane < need) c0[i] = __ldg(chunks + lane);
-          if (32 + lane < need) c1[i] = __ldg(chunks + 32 + lane);
-          if (lane == 0 && need > 64) extra[i] = __ldg(chunks + 64);
-        }
+        int need;
+        if (!line_of(j, in, out, need)) continue;
+        const char* chunks = reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(in) & ~uintptr_t{15});
+        const uint32_t slot = slots_smem + static_cast<uint32_t>((j % kInCopySlots) * kInCopySlotBytes);
+        for (int q = lane; q < need; q += 32) cp_async_16(slot + 16 * q, chunks + 16 * q);
       }
+      cp_async_commit();
+    };
+    issue(0);
+    for (int64_t j0 = 0; j0 < count; j0 += kInCopyGroup) {
+      issue(j0 + kInCopyGroup);  // an empty group past the stream's end: the wait below still means j0's
+      cp_async_wait_one();
+      __syncwarp();  // every lane's chunks of group j0 have landed
 #pragma unroll
-      for (int i = 0; i < kInCopyBatch; ++i) {
-        const int64_t line = l0 + i * phases;
-        if (line >= lines) continue;
+      for (int i = 0; i < kInCopyGroup; ++i) {
+        const int64_t j = j0 + i;
+        if (j >= count) break;
         const uint16_t* in;
         uint16_t* out;
-        line_ptrs(line, in, out);
-        if (shift[i] >= 0) {
-          uint4 o0, o1;
-          shift_segment(c0[i], c1[i], extra[i], shift[i], lane, o0, o1);
-          if (8 * lane < valid) reinterpret_cast<uint4*>(out)[lane] = o0;
-          if (8 * (32 + lane) < valid) reinterpret_cast<uint4*>(out)[32 + lane] = o1;
+        int need;
+        const bool fast = line_of(j, in, out, need);
+        const uint4* slot = reinterpret_cast<const uint4*>(slots + (j % kInCopySlots) * kInCopySlotBytes);
+        if (fast) {
+          const int x = static_cast<int>(reinterpret_cast<uintptr_t>(in) & 15) / 2;
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int q = 32 * h + lane;
+            if (8 * q < valid) reinterpret_cast<uint4*>(out)[q] = shift_chunk(slot[q], slot[q + 1], x);
+          }
           continue;
         }
+        // At the matrix's edges: lane-contiguous 2-byte loads, through the (unused) slot.
+        uint16_t* bounce = reinterpret_cast<uint16_t*>(slots + (j % kInCopySlots) * kInCopySlotBytes);
 #pragma unroll
-        for (int j = 0; j < kInCopySegment / 32; ++j) {
-          const int e = j * 32 + lane;
+        for (int e0 = 0; e0 < kInCopySegment; e0 += 32) {
+          const int e = e0 + lane;
           bounce[e] = e < valid ? __ldg(in + e) : uint16_t{0};
         }
         __syncwarp();
@@ -96,9 +116,11 @@ __device__ __forceinline__ void copy_k_range(const InCopy c, int64_t k_lo, int64
           const int e = h * 256 + 8 * lane;
           if (e < valid) *reinterpret_cast<uint4*>(out + e) = *reinterpret_cast<const uint4*>(&bounce[e]);
         }
-        __syncwarp();
       }
+      __syncwarp();  // the slots are read before the group after next lands in them
     }
+    asm volatile("cp.async.wait_all;" ::: "memory");
+    __syncwarp();
   }
 }
 

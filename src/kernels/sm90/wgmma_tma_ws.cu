@@ -360,11 +360,12 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   if constexpr (kInCopy) {
     static_assert(!kThreadLoads && !kRowClassLoads && !kAMnMajor && !kBMnMajor, "in-kernel copies: K-major TMA loads");
     // This split's K range, copied by its CTAs (blockIdx.x over the tiles); the stages are free
-    // until the meeting, so each warp's bounce buffer is 1 KB of them.
+    // until the meeting, so each warp's landing slots are 8.4 KB of them.
     const int64_t k_lo = static_cast<int64_t>(kt_first) * C::kTileK;
     const int64_t k_hi = min(static_cast<int64_t>(kt_first + k_tiles) * C::kTileK, p.k);
-    uint16_t* bounce = reinterpret_cast<uint16_t*>(smem_raw + (base - raw)) + (threadIdx.x / 32) * dev::kInCopySegment;
-    dev::copy_k_range<C::kTileN >= 128 ? 4 : 3>(p.copy, k_lo, k_hi, blockIdx.x, gridDim.x, bounce);
+    static_assert(C::kThreads / 32 * dev::kInCopyWarpBytes <= C::kStages * C::kStageBytes, "the copy slots fit the stages");
+    uint8_t* slots = smem_raw + (base - raw) + (threadIdx.x / 32) * dev::kInCopyWarpBytes;
+    dev::copy_k_range(p.copy, k_lo, k_hi, blockIdx.x, gridDim.x, slots);
     dev::in_copy_meet(p.copy.counters + blockIdx.z, gridDim.x);
     if (trace != nullptr && threadIdx.x == 0) trace[6] = dev::global_ns();  // the split's copies all done
   }
