@@ -4,6 +4,10 @@
 // kernel's ~4 us of launch, ramp and drain (run 148: 4.0-4.1 us for copies of 1-2 MB) is the cost
 // it removes. K-major operands only (lines of K elements), one round of CTAs (every CTA of a split
 // must be resident while it waits).
+// Not safe beside other grids that wait on each other the same way: two such launches on concurrent
+// streams could each hold part of the SMs and wait for CTAs that cannot become resident. A
+// cooperative launch would guarantee co-residency; with PDL it was not tried (no device). The entry
+// is by name only for this reason as well as its speed.
 #pragma once
 
 #include <cstdint>
