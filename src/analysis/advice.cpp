@@ -6,6 +6,7 @@
 
 #include "analysis/family_peak.hpp"
 #include "analysis/path_rules.hpp"
+#include "analysis/split_model.hpp"
 #include "tcgemm/analysis.hpp"
 
 namespace tcgemm {
@@ -53,6 +54,49 @@ void advise_repack(const ShapeReport& r, std::vector<Advice>& out) {
   add(out, without, r.predicted.total_us, "repack A/B into an aligned workspace (in this plan)",
       "A or B breaks TMA's 16-byte rule; copying it (" + fmt("%.1f us", r.predicted.copy_us) +
           ") lets the wgmma kernels run it, against " + fmt("%.1f us", without) + " on " + family + " without copies");
+}
+
+// Row classes (the `_ws_rowclass` kernels): K-major 16-bit A and B that break TMA's 16-byte rule
+// are read by TMA as eight row classes each (rows r, r + 8, ... lie 8 * ld apart, a legal stride)
+// and realigned in shared memory: no copy, slower k-blocks. Priced with gemm()'s own model and gate
+// (split_model.hpp): one round of CTAs, taken where it is 5% below the copies plus the repacked
+// problem's plan; problems of <= 2 k-blocks go to the thread loads instead (register_sm90.cu).
+// NOTES: measured where the gate takes it (runs 140, 150, the row-class suite): 128x8192x28673
+// 2.2x cuBLAS against 1.1x through the copies, 256x256x65537 1.8x against 1.1x, 64x8192x8193 1.8x.
+void advise_row_classes(const ShapeReport& r, std::vector<Advice>& out) {
+  const GemmDesc& g = r.desc;
+  if (r.predicted.copy_us <= 0 || r.tile.family != MmaFamily::wgmma) return;
+  const bool sixteen_bit = g.a.dtype == DType::bf16 || g.a.dtype == DType::f16;
+  if (!sixteen_bit || g.b.dtype != g.a.dtype || g.a.layout != Layout::row || g.b.layout != Layout::column) return;
+  if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0) return;
+  const FamilyCheck& wg = family_check(r.alignment, MmaFamily::wgmma);
+  if (!wg.available) return;
+  const int64_t k_blocks = ceil_div(g.k, 64);
+  if (k_blocks <= 2) return;
+  const int sms = r.device.sm_count;
+  const double peak = 989e12;
+  const SplitPassTile row_tiles[] = {{128, 128, 64, split_tile_efficiency(128), kRowClassKBlockSeconds, false, kRowClassFillUs},
+                                     {128, 64, 64, split_tile_efficiency(64), kRowClassNarrowKBlockSeconds, false, kRowClassFillUs}};
+  const bool both[] = {true, true};
+  const SplitPassPlan row = best_split_pass(g.m, g.n, g.k, 2.0, peak, row_tiles, both, 2, sms, 0);
+  if (row.tile < 0 || row.ctas > sms) return;
+  const SplitPassTile tma_tiles[] = {{128, 256, 64, split_tile_efficiency(256), 0.0, false, 0.0},
+                                     {128, 128, 64, split_tile_efficiency(128), 0.0, false, 0.0},
+                                     {128, 64, 64, split_tile_efficiency(64), 0.0, false, 0.0}};
+  const bool all[] = {true, true, true};
+  const SplitPassPlan on_copies = best_split_pass(g.m, g.n, g.k, 2.0, peak, tma_tiles, all, 3, sms, 0);
+  // The copies of what breaks the rule: lines of K rounded up to 64 elements, 256-byte aligned each.
+  auto copy_bytes = [&](bool ok, int64_t lines) {
+    return ok ? 0.0 : static_cast<double>((lines * ((g.k + 63) / 64 * 64) * 2 + 255) / 256 * 256);
+  };
+  const double copies_us = 2.0 * (copy_bytes(wg.a.ok, g.m) + copy_bytes(wg.b.ok, g.n)) / kRepackBytesPerUs + kRepackLaunchUs;
+  if (row.us > kRowClassMargin * (copies_us + on_copies.us)) return;
+  add(out, r.predicted.total_us, row.us, "load A/B by TMA as eight row classes (no copy)",
+      "A and B are K-major and break TMA's 16-byte rule; rows r, r + 8, ... of each form a legal TMA tensor, "
+      "realigned in shared memory at ~" + fmt("%.1f us", 1e6 * row_tiles[row.tile].load_kblock_seconds) +
+          " a k-block (measured): tile 128x" + std::to_string(row_tiles[row.tile].tile_n) + ", " +
+          std::to_string(row.splits) + " K slice(s), " + std::to_string(row.ctas) + " CTAs, " + fmt("%.1f us", row.us) +
+          " by gemm()'s model against " + fmt("%.1f us", copies_us + on_copies.us) + " for the copies and the GEMM on them");
 }
 
 // Strips in the copy (kernels/common/repack_strips.hpp): where A and B are both copied anyway and
@@ -275,6 +319,7 @@ std::vector<Advice> advise(const ShapeReport& r) {
         "declare A and B tf32", "f32 inputs run on the CUDA cores; tf32 (10-bit mantissa, f32 range) runs on the Tensor Cores");
   }
   advise_repack(r, out);
+  advise_row_classes(r, out);
   advise_strips(r, peak, out);
   advise_split_k(r, peak, out);
   advise_stream_k(r, peak, out);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 #include "tcgemm/analysis.hpp"
@@ -212,6 +213,30 @@ TEST(Explain, TopAdviceIsTheMeasuredCure) {
     EXPECT_EQ(r->advice.front().action.rfind(c.action, 0), 0u)
         << c.m << "x" << c.n << "x" << c.k << ": top advice is " << r->advice.front().action;
   }
+}
+
+// Row classes (TMA over eight row classes, no copy) are advised exactly where gemm()'s gate takes
+// them, priced with the same model (analysis/split_model.hpp). Measured (runs 140, 150, the row-class
+// suite): row classes beat the copies at 128x8192x28673 (2.2x cuBLAS), 256x256x65537 (1.8x) and
+// 64x8192x8193 (1.8x; padding the ld's and swapping A/B stays first there, a caller's cure); the
+// copies beat them at 333x777x4099, 1000x1000x1001 (session 13, call 3), 1024x1024x8193,
+// 768x768x8193, 2048x512x16385 (run 141) and 512x1024x32769 (run 150).
+TEST(Explain, RowClassAdviceWhereTheyMeasuredFaster) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  const std::string row = "load A/B by TMA as eight row classes";
+  const auto rank = [&](int64_t m, int64_t n, int64_t k) {
+    Result<ShapeReport> r = explain(bf16_tn(m, n, k), h200(), t);
+    EXPECT_TRUE(r.ok());
+    for (size_t i = 0; i < r->advice.size(); ++i)
+      if (r->advice[i].action.rfind(row, 0) == 0) return static_cast<int>(i);
+    return -1;
+  };
+  EXPECT_EQ(rank(128, 8192, 28673), 0);
+  EXPECT_EQ(rank(256, 256, 65537), 0);
+  EXPECT_EQ(rank(64, 8192, 8193), 1);
+  for (const auto& s : {std::array<int64_t, 3>{333, 777, 4099}, {1000, 1000, 1001}, {1024, 1024, 8193},
+                        {768, 768, 8193}, {2048, 512, 16385}, {512, 1024, 32769}, {128, 8192, 28672}})
+    EXPECT_EQ(rank(s[0], s[1], s[2]), -1) << s[0] << "x" << s[1] << "x" << s[2];
 }
 
 // The mid-size shapes whose measured fastest path is the swapped or the unswapped fitting width

@@ -1,4 +1,5 @@
 #include "analysis/path_rules.hpp"
+#include "analysis/split_model.hpp"
 #include "kernels/common/repack.hpp"
 #include "kernels/common/tile_counters.hpp"
 #include "kernels/sm90/pc_repack.hpp"
@@ -313,9 +314,7 @@ KernelEntry planned_thread_loads_entry(std::string_view name) {
 // 768x768x8193's 51 MB in 14.1, 333x777x4099's 18.3 MB in 6.2, 1000x1000x1001's 8.1 MB in 4.0 (read + write). The
 // 2.9 TB/s and 3 us this replaced were fitted to totals whose GEMM on the copies ran up to 60% slow
 // on the copies' 16-byte-past-128 pitch (repack.cu), so they charged the copies for the GEMM's loss.
-constexpr double kRepackBytesPerUs = 3.6e6;
-constexpr double kRepackLaunchUs = 1.5;
-constexpr double kRowClassMargin = 0.95;
+// (kRepackBytesPerUs, kRepackLaunchUs, kRowClassMargin: analysis/split_model.hpp, shared with explain.)
 
 template <DType In>
 KernelEntry planned_row_class_entry(std::string_view name) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/split_model.hpp"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
@@ -129,39 +130,6 @@ SplitKReduceArgs split_k_reduce_args(const GemmArgs& args, const float* partials
 namespace tcgemm {
 namespace {
 
-// Fraction of the dense MMA peak one CTA of each tile sustains in its main loop (run 13 fit: the
-// 128x256 kernels' ~650 TFLOP/s on full waves, the narrower tiles' measured per-k-block times).
-double tile_efficiency(Sm90WsVariant v) { return v.tile_n >= 256 ? 0.68 : v.tile_n >= 128 ? 0.62 : 0.55; }
-
-constexpr double kSmL2Bytes = 90e9;     // what one SM's TMA loads sustain from L2 (s4 points, run 13)
-// What the producer's thread loads sustain a SM with every SM loading: 1000x1000x1001's 128 CTAs
-// ran 16 k-blocks of 24 KB in ~38 of its 40.4 us (run 80), ~10 GB/s.
-constexpr double kSmThreadLoadBytes = 10e9;
-// A row-class k-block (TMA's 16 small boxes, then the realign warps' 4-byte loads and funnel
-// shifts): 0.84-0.87 us at 128x8192x28673 and ~0.8 at 64x8192x8193 (128x128, traced; session 13,
-// calls 3 and 5); 1.5 us with session 12's loader. The narrow tile's 1.0 is inferred, not traced: the
-// totals of 333x777x4099 at 1-3 forced splits less the fill, launches and slabs give ~0.85-1.0 us a
-// k-block, and the profile does not record which tile the plan took. It is not the realign's work
-// (call 6: with its loads and stores skipped, 128x8192x28673 ran 215 us against 232), so a narrower
-// tile saves little.
-constexpr double kRowClassKBlockSeconds = 0.9e-6, kRowClassNarrowKBlockSeconds = 1.0e-6;
-// ...and its first stage comes ~4 us later than TMA's on aligned operands: a median of 4.6-4.9 us
-// after the PDL wait (session 13, the traces of calls 3 and 5) against 0.77.
-constexpr double kRowClassFillUs = 4.5;
-// The three rates below are fitted, not measured directly:
-// - L2: a 128x64 tile x 128 CTAs re-reading a 7 MB A panel at 128x8192x28672 moved 1.41 GB in
-//   155 us end to end (run 14), 9.1 TB/s; 9.5 leaves room for the launch and fill in those 155 us.
-// - DRAM: 128x256 x4 streamed 470 MB of B there in 138-141 us with its slabs and reduce, 3.4 TB/s
-//   end to end; 3.6 once those are charged separately.
-// - Slabs: chosen so that V128 x32 loses to V64 x16 at 256x256x65536 by about what run 13 measured
-//   (33.2 against 28.9 us), with the old, slower reduce pass.
-constexpr double kL2Bytes = 9.5e12;
-constexpr double kDramBytes = 3.6e12;
-constexpr double kSlabBytes = 3.2e12;
-constexpr double kLaunchUs = 2.0;       // a kernel's fill/drain and launch gap on the timeline
-
-int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 std::vector<Sm90WsVariant> split_k_candidates(WsLoads loads) {
   if (loads != WsLoads::tma) {
     Sm90WsVariant v128 = sm90_wgmma_ws_narrow_variant(128), v64 = sm90_wgmma_ws_narrow_variant(64);
@@ -174,30 +142,26 @@ std::vector<Sm90WsVariant> split_k_candidates(WsLoads loads) {
 
 }  // namespace
 
-double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int splits, int sm_count) {
+namespace {
+
+// The planner's model of variant v (analysis/split_model.hpp); tile_m 0 where v is not compiled.
+SplitPassTile pass_tile(DType input, Sm90WsVariant v) {
   const Sm90WsShape s = sm90_wgmma_ws_shape(input, v);
-  if (s.tile_m == 0) return 1e30;
-  const int64_t tiles = cdiv(g.m, s.tile_m) * cdiv(g.n, s.tile_n);
-  const int64_t k_blocks = std::max<int64_t>(1, cdiv(g.k, s.tile_k));
-  const int64_t per = cdiv(k_blocks, std::max(splits, 1));
-  const int64_t used = cdiv(k_blocks, per);
-  const int64_t ctas = tiles * used;
-  const int64_t sms = std::max(sm_count, 1);
-  const int64_t rounds = cdiv(ctas, sms);
-  const double elem = input == DType::tf32 ? 4.0 : 2.0;
-  const double peak_sm = (input == DType::tf32 ? 495e12 : 989e12) / 132.0;
-  const double mma_kb = 2.0 * s.tile_m * s.tile_n * s.tile_k / (peak_sm * tile_efficiency(v));
-  const double load_kb =
-      v.row_classes ? (s.tile_n >= 128 ? kRowClassKBlockSeconds : kRowClassNarrowKBlockSeconds)
-                    : static_cast<double>(s.tile_m + s.tile_n) * s.tile_k * elem / (v.thread_loads ? kSmThreadLoadBytes : kSmL2Bytes);
-  const double cta = static_cast<double>(per) * std::max(mma_kb, load_kb);
-  const double dram = (static_cast<double>(g.m) + static_cast<double>(g.n)) * static_cast<double>(g.k) * elem / kDramBytes;
-  // Every CTA loads all of its stages: the narrow tiles re-read the other operand's panel.
-  const double l2 = static_cast<double>(ctas) * static_cast<double>(per) * static_cast<double>(s.tile_m + s.tile_n) *
-                    s.tile_k * elem / kL2Bytes;
-  double t = std::max({static_cast<double>(rounds) * cta, dram, l2}) * 1e6 + kLaunchUs + (v.row_classes ? kRowClassFillUs : 0.0);
-  if (used > 1) t += 2.0 * static_cast<double>(used) * static_cast<double>(g.m) * static_cast<double>(g.n) * 4.0 / kSlabBytes * 1e6 + kLaunchUs;
+  SplitPassTile t{s.tile_m, s.tile_n, s.tile_k, split_tile_efficiency(v.tile_n), 0.0, v.thread_loads, 0.0};
+  if (v.row_classes) {
+    t.load_kblock_seconds = s.tile_n >= 128 ? kRowClassKBlockSeconds : kRowClassNarrowKBlockSeconds;
+    t.extra_fill_us = kRowClassFillUs;
+  }
   return t;
+}
+
+}  // namespace
+
+double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int splits, int sm_count) {
+  const SplitPassTile t = pass_tile(input, v);
+  if (t.tile_m == 0) return 1e30;
+  return split_pass_model_us(g.m, g.n, g.k, input == DType::tf32 ? 4.0 : 2.0, input == DType::tf32 ? 495e12 : 989e12, t,
+                             splits, sm_count);
 }
 
 namespace {
@@ -237,32 +201,28 @@ SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, WsLoads lo
 namespace {
 
 SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads) {
+  const std::vector<Sm90WsVariant> candidates = split_k_candidates(loads);
+  SplitPassTile tiles[4];
+  bool allowed[4] = {};
+  const int count = static_cast<int>(std::min<std::size_t>(candidates.size(), 4));
+  for (int i = 0; i < count; ++i) {
+    tiles[i] = pass_tile(input, candidates[i]);
+    allowed[i] = tiles[i].tile_m > 0 && sm90_wgmma_ws_supports(g, input, candidates[i]).ok();
+  }
+  const SplitPassPlan p = best_split_pass(g.m, g.n, g.k, input == DType::tf32 ? 4.0 : 2.0,
+                                          input == DType::tf32 ? 495e12 : 989e12, tiles, allowed, count, sm_count,
+                                          forced_split_k());
   SplitKPlan best;
   best.predicted_us = 1e30;
-  for (const Sm90WsVariant v : split_k_candidates(loads)) {
-    if (!sm90_wgmma_ws_supports(g, input, v).ok()) continue;
-    const int64_t k_blocks = k_blocks_of(g, v);
-    const int64_t cap = std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2));
-    const int forced = forced_split_k();
-    for (int64_t s = forced > 0 ? forced : 1; s <= (forced > 0 ? forced : cap); ++s) {
-      const int per = split_k_blocks_per_split(g, static_cast<int>(s), v);
-      const int used = static_cast<int>(cdiv(k_blocks, per));
-      if (forced == 0 && used != s) continue;  // the same split as a smaller count
-      const double t = split_k_model_us(g, input, v, used, sm_count);
-      // A larger tile or fewer splits must lose by 2% to be passed over: the model is coarse.
-      if (t < best.predicted_us * 0.98) {
-        const Sm90WsShape sh = sm90_wgmma_ws_shape(input, v);
-        best.variant = v;
-        best.splits = used;
-        best.k_blocks_per_split = per;
-        best.ctas = static_cast<int>(cdiv(g.m, sh.tile_m) * cdiv(g.n, sh.tile_n) * used);
-        best.predicted_us = t;
-        best.workspace_bytes = used > 1 ? static_cast<std::size_t>(used) * static_cast<std::size_t>(g.m) *
-                                              static_cast<std::size_t>(g.n) * sizeof(float)
-                                        : 0;
-      }
-    }
-  }
+  if (p.tile < 0 || p.us >= 1e30) return best;
+  best.variant = candidates[static_cast<std::size_t>(p.tile)];
+  best.splits = p.splits;
+  best.k_blocks_per_split = p.k_blocks_per_split;
+  best.ctas = static_cast<int>(p.ctas);
+  best.predicted_us = p.us;
+  best.workspace_bytes = p.splits > 1 ? static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(g.m) *
+                                            static_cast<std::size_t>(g.n) * sizeof(float)
+                                      : 0;
   return best;
 }
 

@@ -1,0 +1,79 @@
+#include "analysis/split_model.hpp"
+
+#include <algorithm>
+
+namespace tcgemm {
+namespace {
+
+constexpr double kSmL2Bytes = 90e9;  // what one SM's TMA loads sustain from L2 (s4 points, run 13)
+// What the producer's thread loads sustain a SM with every SM loading: 1000x1000x1001's 128 CTAs
+// ran 16 k-blocks of 24 KB in ~38 of its 40.4 us (run 80), ~10 GB/s.
+constexpr double kSmThreadLoadBytes = 10e9;
+// The three rates below are fitted, not measured directly:
+// - L2: a 128x64 tile x 128 CTAs re-reading a 7 MB A panel at 128x8192x28672 moved 1.41 GB in
+//   155 us end to end (run 14), 9.1 TB/s; 9.5 leaves room for the launch and fill in those 155 us.
+// - DRAM: 128x256 x4 streamed 470 MB of B there in 138-141 us with its slabs and reduce, 3.4 TB/s
+//   end to end; 3.6 once those are charged separately.
+// - Slabs: chosen so that V128 x32 loses to V64 x16 at 256x256x65536 by about what run 13 measured
+//   (33.2 against 28.9 us), with the old, slower reduce pass.
+constexpr double kL2Bytes = 9.5e12;
+constexpr double kDramBytes = 3.6e12;
+constexpr double kSlabBytes = 3.2e12;
+constexpr double kLaunchUs = 2.0;  // a kernel's fill/drain and launch gap on the timeline
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+double split_pass_model_us(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,
+                           const SplitPassTile& s, int splits, int sm_count) {
+  const int64_t tiles = cdiv(m, s.tile_m) * cdiv(n, s.tile_n);
+  const int64_t k_blocks = std::max<int64_t>(1, cdiv(k, s.tile_k));
+  const int64_t per = cdiv(k_blocks, std::max(splits, 1));
+  const int64_t used = cdiv(k_blocks, per);
+  const int64_t ctas = tiles * used;
+  const int64_t sms = std::max(sm_count, 1);
+  const int64_t rounds = cdiv(ctas, sms);
+  const double peak_sm = peak_flops / 132.0;
+  const double mma_kb = 2.0 * s.tile_m * s.tile_n * s.tile_k / (peak_sm * s.mma_efficiency);
+  const double load_kb = s.load_kblock_seconds > 0
+                             ? s.load_kblock_seconds
+                             : static_cast<double>(s.tile_m + s.tile_n) * s.tile_k * elem_bytes /
+                                   (s.thread_loads ? kSmThreadLoadBytes : kSmL2Bytes);
+  const double cta = static_cast<double>(per) * std::max(mma_kb, load_kb);
+  const double dram = (static_cast<double>(m) + static_cast<double>(n)) * static_cast<double>(k) * elem_bytes / kDramBytes;
+  // Every CTA loads all of its stages: the narrow tiles re-read the other operand's panel.
+  const double l2 = static_cast<double>(ctas) * static_cast<double>(per) * static_cast<double>(s.tile_m + s.tile_n) *
+                    s.tile_k * elem_bytes / kL2Bytes;
+  double t = std::max({static_cast<double>(rounds) * cta, dram, l2}) * 1e6 + kLaunchUs + s.extra_fill_us;
+  if (used > 1)
+    t += 2.0 * static_cast<double>(used) * static_cast<double>(m) * static_cast<double>(n) * 4.0 / kSlabBytes * 1e6 + kLaunchUs;
+  return t;
+}
+
+SplitPassPlan best_split_pass(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,
+                              const SplitPassTile* tiles, const bool* allowed, int count, int sm_count, int forced) {
+  SplitPassPlan best;
+  for (int i = 0; i < count; ++i) {
+    if (!allowed[i]) continue;
+    const SplitPassTile& t = tiles[i];
+    const int64_t k_blocks = std::max<int64_t>(1, cdiv(k, t.tile_k));
+    const int64_t cap = std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2));
+    for (int64_t s = forced > 0 ? forced : 1; s <= (forced > 0 ? forced : cap); ++s) {
+      const int64_t per = cdiv(k_blocks, s);
+      const int64_t used = cdiv(k_blocks, per);
+      if (forced == 0 && used != s) continue;  // the same split as a smaller count
+      const double us = split_pass_model_us(m, n, k, elem_bytes, peak_flops, t, static_cast<int>(used), sm_count);
+      if (us < best.us * 0.98) {
+        best.tile = i;
+        best.splits = static_cast<int>(used);
+        best.k_blocks_per_split = static_cast<int>(per);
+        best.ctas = cdiv(m, t.tile_m) * cdiv(n, t.tile_n) * used;
+        best.us = us;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace tcgemm
