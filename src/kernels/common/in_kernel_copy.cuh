@@ -58,7 +58,7 @@ __device__ __forceinline__ void copy_k_range(const InCopy c, int64_t k_lo, int64
       // The aligned chunks the segment's bytes touch (65 at most): a short line loads only those.
       const uintptr_t at = reinterpret_cast<uintptr_t>(in[i]), first = at & ~uintptr_t{15};
       const int need = static_cast<int>((at & 15) / 2 + valid[i] + 7) / 8;
-      fast[i] = first >= (second ? c.op[1].begin : c.op[0].begin) &&
+      fast[i] = first >= reinterpret_cast<uintptr_t>(second ? c.op[1].src : c.op[0].src) &&
                 first + static_cast<uintptr_t>(need) * 16 <= (second ? c.op[1].end : c.op[0].end);
       if (fast[i]) {
         const uint4* chunks = reinterpret_cast<const uint4*>(first);
