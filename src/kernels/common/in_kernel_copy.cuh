@@ -62,7 +62,7 @@ __device__ __forceinline__ void copy_k_range(const InCopy c, int64_t k_lo, int64
       out = (second ? c.op[1].dst : c.op[0].dst) + l * (second ? c.op[1].ld_dst : c.op[0].ld_dst) + col0;
       const uintptr_t at = reinterpret_cast<uintptr_t>(in), first = at & ~uintptr_t{15};
       need = static_cast<int>((at & 15) / 2 + valid + 7) / 8;  // 65 at most
-      return first >= (second ? c.op[1].begin : c.op[0].begin) &&
+      return first >= reinterpret_cast<uintptr_t>(second ? c.op[1].src : c.op[0].src) &&
              first + static_cast<uintptr_t>(need) * 16 <= (second ? c.op[1].end : c.op[0].end);
     };
     auto issue = [&](int64_t j0) {  // lines j0 .. j0 + kInCopyGroup - 1 into their slots

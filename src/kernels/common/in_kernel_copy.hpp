@@ -19,7 +19,7 @@ struct InCopyOperand {
   const uint16_t* src;
   uint16_t* dst;
   int64_t lines, ld_src, ld_dst;
-  uintptr_t begin, end;  // the source's bytes: no aligned 16-byte load leaves them
+  uintptr_t end;  // one past the source's last byte: no aligned 16-byte load leaves [src, end)
 };
 
 struct InCopy {

@@ -222,10 +222,13 @@ Status fused_repack_launch(const GemmArgs& args) {
   Result<GemmArgs> next = repack_before_split(args, &copies);
   if (!next.ok()) return next.status();
   const GemmDesc& g = args.desc;
-  const SplitKPlan plan = plan_split_k(next.value().desc, In, current_sm_count());
-  Result<uint32_t*> counters = tile_counters(args.stream);
   const bool k_major = g.a.layout == Layout::row && g.b.layout == Layout::column;
-  if (!k_major || !counters.ok() || copies.count == 0 || plan.ctas > current_sm_count()) {
+  const bool one_round = plan_split_k(next.value().desc, In, current_sm_count()).ctas <= current_sm_count();
+  // The counter buffer only where the grid copies (its first use a stream allocates and syncs).
+  Result<uint32_t*> counters = k_major && one_round && copies.count > 0
+                                   ? tile_counters(args.stream)
+                                   : Result<uint32_t*>(Status::unsupported("the copies kernel serves it"));
+  if (!counters.ok()) {
     if (Status s = launch_deferred_copies(copies, args.stream); !s.ok()) return s;
     return sm90_wgmma_ws_planned_launch(next.value(), In);
   }
@@ -235,9 +238,10 @@ Status fused_repack_launch(const GemmArgs& args) {
   for (int i = 0; i < copies.count; ++i) {
     const RepackJob& j = copies.job[i];
     if (j.line_length != g.k) return Status(StatusCode::internal, "in-kernel copies: K-major lines of K elements");
-    const uintptr_t begin = reinterpret_cast<uintptr_t>(j.src);
     c.op[i] = InCopyOperand{static_cast<const uint16_t*>(j.src), static_cast<uint16_t*>(j.dst), j.lines, j.ld_src,
-                            j.ld_dst, begin, begin + static_cast<uintptr_t>(((j.lines - 1) * j.ld_src + j.line_length) * 2)};
+                            j.ld_dst,
+                            reinterpret_cast<uintptr_t>(j.src) +
+                                static_cast<uintptr_t>(((j.lines - 1) * j.ld_src + j.line_length) * 2)};
   }
   return sm90_wgmma_ws_planned_launch_in_copy(next.value(), In, c);
 }
