@@ -18,9 +18,11 @@ namespace {
 
 const char* const kEntries[] = {"sm90_wgmma_bf16_128x128x64_s7_ws_splitk", "sm90_wgmma_bf16_128x64x64_s9_ws_splitk",
                                 "sm90_wgmma_bf16_128x128x64_s7_ws_repack_splitk",
-                                "sm90_wgmma_bf16_128x64x64_s9_ws_repack_splitk"};
+                                "sm90_wgmma_bf16_128x64x64_s9_ws_repack_splitk",
+                                "sm90_wgmma_bf16_64x64x64_s14_ws_splitk",
+                                "sm90_wgmma_bf16_64x64x64_s14_ws_repack_splitk"};
 const Shape kShapes[] = {{256, 256, 16384}, {130, 258, 3000}, {1, 1, 4097}, {129, 257, 2049}, {300, 100, 4160}};
-const int kCounts[] = {0, 3, 16};  // 0: the automatic choice
+const int kCounts[] = {0, 1, 3, 16};  // 0: the automatic choice; 1: forced unsplit
 const DType kOut[] = {DType::bf16, DType::f32, DType::f16};
 
 
@@ -32,7 +34,7 @@ TEST_P(Sm90SplitKTiles, MatchesDeviceReferenceAndIsDeterministic) {
   const auto [ei, si, ci] = GetParam();
   const KernelEntry* k = find_kernel(kEntries[ei]);
   ASSERT_NE(k, nullptr) << kEntries[ei];
-  const bool repack = ei >= 2;
+  const bool repack = std::string(kEntries[ei]).find("_repack_") != std::string::npos;
   const Shape sh = kShapes[si];
   const ForcedSplits forced(kCounts[ci]);
   const int variant = ei + si + ci;
@@ -128,7 +130,7 @@ TEST_P(Sm90Planned, MatchesDeviceReferenceAndIsDeterministic) {
   const auto [ei, si, ci] = GetParam();
   const KernelEntry* k = find_kernel(kPlanned[ei]);
   ASSERT_NE(k, nullptr) << kPlanned[ei];
-  const bool repack = ei >= 2;
+  const bool repack = std::string(kEntries[ei]).find("_repack_") != std::string::npos;
   const DType in = ei % 2 ? DType::f16 : DType::bf16;
   const Shape sh = kPlannedShapes[si];
   const ForcedSplits forced(kCounts[ci]);

@@ -44,7 +44,8 @@ using dev::WgmmaInput;
 // the swap-A/B path for small M (swap_ab.cu), where the narrow side is the problem's M, and the
 // tile/stage sweep. The stage count fills the 227 KB a CTA may use unless a sweep point names one.
 // Consumers: 2 warpgroups (128-row tile), or 1 (64 rows) for the narrowest swap tiles, where a
-// decode shape's N = 8192 then makes 128 CTAs without splitting K, or 4 (256 rows) for the
+// decode shape's N = 8192 then makes 128 CTAs without splitting K, and for a 64x64 tile that halves
+// the bytes each SM takes in per output element against 128x64 where one round has SMs to spare, or 4 (256 rows) for the
 // 64-wide swap tile, where N = 28672 makes 112 CTAs, one round (cuBLAS's choice there, run 48).
 template <int TileN, int Consumers = 2>
 constexpr int max_stages() {
@@ -645,6 +646,7 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
     case 200000 + 16 * 100 + max_stages<16>(): f(Variant<16, max_stages<16>()>{}); return true;
     case 100000 + 32 * 100 + max_stages<32, 1>(): f(Variant<32, max_stages<32, 1>(), 1>{}); return true;
     case 100000 + 16 * 100 + max_stages<16, 1>(): f(Variant<16, max_stages<16, 1>(), 1>{}); return true;
+    case 100000 + 64 * 100 + max_stages<64, 1>(): f(Variant<64, max_stages<64, 1>(), 1>{}); return true;
     case 400000 + 64 * 100 + max_stages<64, 4>(): f(Variant<64, max_stages<64, 4>(), 4>{}); return true;
     default: return false;
   }
@@ -750,7 +752,10 @@ std::string to_string(Sm90WsVariant v) {
 }
 
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers) {
-  if (consumers == 1) return tile_n <= 16 ? Sm90WsVariant{16, max_stages<16, 1>(), 1} : Sm90WsVariant{32, max_stages<32, 1>(), 1};
+  if (consumers == 1)
+    return tile_n <= 16   ? Sm90WsVariant{16, max_stages<16, 1>(), 1}
+           : tile_n <= 32 ? Sm90WsVariant{32, max_stages<32, 1>(), 1}
+                          : Sm90WsVariant{64, max_stages<64, 1>(), 1};
   if (consumers == 4) return {64, max_stages<64, 4>(), 4};
   switch (tile_n) {
     case 128: return {128, max_stages<128>()};

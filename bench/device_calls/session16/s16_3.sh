@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Session 16 call 3: the 64x64 one-consumer tile (`*_64x64x64_s14_ws{,_repack}_splitk`, new): its GPU
+# tests (Sm90SplitKTiles, now with forced unsplit), memcheck/racecheck/synccheck on a few cases, then
+# 333x777x4099 and other one-round misaligned/aligned shapes through it beside the 128x64 tile,
+# gemm()'s pick and cuBLAS, two processes each; the whole GPU suite; a short table last.
+set -uo pipefail
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+B=/tmp/bin; mkdir -p $B
+for f in .device/gz/*.gz; do gunzip -c $f > $B/$(basename $f .gz); chmod +x $B/$(basename $f .gz); done
+SECONDS=0; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+timeout 200 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter='*Sm90SplitKTiles*' > $OUT/splitk_tiles.log 2>&1; echo "split tiles rc=$?"
+grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]' $OUT/splitk_tiles.log | head -12
+SAN='*Sm90SplitKTiles*64x64x64*130x258x3000*:*Sm90SplitKTiles*64x64x64*1x1x4097_splits1*:*Sm90SplitKTiles*64x64x64*129x257x2049_splits3*'
+for t in memcheck racecheck synccheck; do
+  timeout 150 compute-sanitizer --tool $t --error-exitcode 9 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter="$SAN" > $OUT/san_$t.log 2>&1
+  echo "$t rc=$?"; grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' $OUT/san_$t.log | head -3
+done
+P() { timeout 120 $B/tcgemm profile --providers=tcgemm,cublas "$@" > /dev/null 2>&1 || echo "rc=$? for $*"; }
+R='*bf16_64x64x64_s14_ws_repack_splitk,*bf16_128x64x64_s9_ws_repack_splitk'
+A='*bf16_64x64x64_s14_ws_splitk,*bf16_128x64x64_s9_ws_splitk'
+for pass in a b; do
+  for s in "333 777 4099" "500 700 8191" "250 1000 4097" "384 640 6143" "200 1500 3001"; do set -- $s
+    P --m=$1 --n=$2 --k=$3 --kernels="$R" --split_k_slices=1,2,3 --output=$OUT/s_${pass}_${1}x${2}x${3}_r.csv
+    P --m=$1 --n=$2 --k=$3 --output=$OUT/s_${pass}_${1}x${2}x${3}_g.csv
+  done
+  for s in "333 776 4096" "512 768 8192" "256 1024 4096"; do set -- $s
+    P --m=$1 --n=$2 --k=$3 --kernels="$A" --split_k_slices=1,2,3 --output=$OUT/s_${pass}_${1}x${2}x${3}_r.csv
+    P --m=$1 --n=$2 --k=$3 --output=$OUT/s_${pass}_${1}x${2}x${3}_g.csv
+  done
+done
+echo "t=$SECONDS s before the suite"
+timeout 330 $B/tcgemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.log 2>&1; echo "suite rc=$?"
+grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]' $OUT/gpu_tests.log | head -8; gzip -f $OUT/gpu_tests.log
+cd $OUT && head -1 $(ls s_*.csv | head -1) > sweeps.csv && for f in s_*.csv; do tail -n +2 $f >> sweeps.csv; done && rm -f s_*.csv
+python3 - <<'PY'
+import csv, re
+rows = {}
+for r in csv.DictReader(open('sweeps.csv')):
+    if r['disposition'] != 'passed': continue
+    shape = '%sx%sx%s' % (r['m'], r['n'], r['k'])
+    ks = re.search(r'split_k_slices=(\d+)', r['problem'])
+    k = r['kernel'].replace('sm90_wgmma_bf16_', '') if r['provider'] == 'tcgemm' else 'cublas'
+    key = (shape, k, ks.group(1) if ks and k != 'cublas' else '')
+    rows.setdefault(key, []).append(float(r['runtime_ms']) * 1e3)
+for (shape, k, s), v in sorted(rows.items()):
+    print(f"{shape:>15} {k[-34:]:>34} {s:>2} " + ' '.join(f'{x:6.1f}' for x in sorted(v)[:8]))
+PY
