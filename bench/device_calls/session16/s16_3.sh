@@ -2,7 +2,8 @@
 # Session 16 call 3: the 64x64 one-consumer tile (`*_64x64x64_s14_ws{,_repack}_splitk`, new): its GPU
 # tests (Sm90SplitKTiles, now with forced unsplit), memcheck/racecheck/synccheck on a few cases, then
 # 333x777x4099 and other one-round misaligned/aligned shapes through it beside the 128x64 tile,
-# gemm()'s pick and cuBLAS, two processes each; the whole GPU suite; a short table last.
+# gemm()'s pick and cuBLAS, two processes each; traces with the SM clock (word 7); the whole GPU
+# suite; a short table last.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 B=/tmp/bin; mkdir -p $B
@@ -28,6 +29,16 @@ for pass in a b; do
     P --m=$1 --n=$2 --k=$3 --output=$OUT/s_${pass}_${1}x${2}x${3}_g.csv
   done
 done
+# The SM clock the traced mainloops ran at (trace word 7, new), after 40 untraced launches (as
+# before) and after 3000 (a profile's sustained load): is the trace/profile gap at 512x1024x32768 the clock?
+for n in 40 3000; do
+  TCGEMM_TRACE_BEFORE=$n TCGEMM_TRACE_SHAPES=512x1024x32768,1024x1024x8192,256x256x65536 timeout 120 \
+    $B/tcgemm_gpu_tests --gtest_filter=Sm90WsTrace.TimelineOfRequestedShapes 2>&1 | grep '^\[trace\]' > $OUT/trace_clock_$n.txt
+  echo "after $n launches:"; grep -E 'trace\] [0-9]|MHz' $OUT/trace_clock_$n.txt
+done
+TCGEMM_TRACE_TIGHT=1 TCGEMM_TRACE_KERNEL=sm90_wgmma_bf16_64x64x64_s14_ws_repack_splitk TCGEMM_TRACE_SHAPES=333x777x4099 \
+  timeout 60 $B/tcgemm_gpu_tests --gtest_filter=Sm90WsTrace.TimelineOfRequestedShapes 2>&1 | grep '^\[trace\]' > $OUT/trace_64x64.txt
+cat $OUT/trace_64x64.txt
 echo "t=$SECONDS s before the suite"
 timeout 330 $B/tcgemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.log 2>&1; echo "suite rc=$?"
 grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]' $OUT/gpu_tests.log | head -8; gzip -f $OUT/gpu_tests.log

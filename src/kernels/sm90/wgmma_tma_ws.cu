@@ -499,11 +499,14 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
 
     int s = 0, prev = 0;
     uint32_t phase = 0;
-    uint64_t t_first = 0, t_last = 0;
+    uint64_t t_first = 0, t_last = 0, c_first = 0;
     for (int kt = 0; kt < k_tiles; ++kt) {
       dev::mbarrier_wait(ring.full(s), phase);
       if (trace != nullptr && threadIdx.x == 128) {
-        if (kt == 0) t_first = dev::global_ns();
+        if (kt == 0) {
+          t_first = dev::global_ns();
+          c_first = clock64();
+        }
         if (kt == k_tiles - 1) t_last = dev::global_ns();
       }
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kALbo, kSbo);
@@ -534,6 +537,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       trace[3] = t_first;
       trace[4] = t_last;
       trace[5] = dev::global_ns();
+      trace[7] = clock64() - c_first;  // SM cycles over trace[5] - trace[3]: the clock the MMAs ran at
     }
 
     // --- fast epilogue: alpha*acc -> 16-bit pairs -> global, no shared memory, no barrier -------
