@@ -25,8 +25,13 @@ int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
-double split_pass_model_us(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,
-                           const SplitPassTile& s, int splits, int sm_count) {
+const char* SplitPassTerms::binding() const {
+  if (cta_us >= dram_us && cta_us >= l2_us) return load_kblock_us >= mma_kblock_us ? "a CTA's loads" : "a CTA's MMAs";
+  return l2_us >= dram_us ? "L2" : "DRAM";
+}
+
+SplitPassTerms split_pass_model_terms(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,
+                                      const SplitPassTile& s, int splits, int sm_count) {
   const int64_t tiles = cdiv(m, s.tile_m) * cdiv(n, s.tile_n);
   const int64_t k_blocks = std::max<int64_t>(1, cdiv(k, s.tile_k));
   const int64_t per = cdiv(k_blocks, std::max(splits, 1));
@@ -45,10 +50,30 @@ double split_pass_model_us(int64_t m, int64_t n, int64_t k, double elem_bytes, d
   // Every CTA loads all of its stages: the narrow tiles re-read the other operand's panel.
   const double l2 = static_cast<double>(ctas) * static_cast<double>(per) * static_cast<double>(s.tile_m + s.tile_n) *
                     s.tile_k * elem_bytes / kL2Bytes;
+  SplitPassTerms r;
+  r.ctas = ctas;
+  r.rounds = rounds;
+  r.k_blocks_per_cta = per;
+  r.mma_kblock_us = mma_kb * 1e6;
+  r.load_kblock_us = load_kb * 1e6;
+  r.cta_us = static_cast<double>(rounds) * cta * 1e6;
+  r.dram_us = dram * 1e6;
+  r.l2_us = l2 * 1e6;
+  r.launch_us = kLaunchUs;
+  r.fill_us = s.extra_fill_us;
   double t = std::max({static_cast<double>(rounds) * cta, dram, l2}) * 1e6 + kLaunchUs + s.extra_fill_us;
-  if (used > 1)
-    t += 2.0 * static_cast<double>(used) * static_cast<double>(m) * static_cast<double>(n) * 4.0 / kSlabBytes * 1e6 + kLaunchUs;
-  return t;
+  if (used > 1) {
+    r.slabs_us = 2.0 * static_cast<double>(used) * static_cast<double>(m) * static_cast<double>(n) * 4.0 / kSlabBytes * 1e6;
+    r.reduce_launch_us = kLaunchUs;
+    t += r.slabs_us + kLaunchUs;
+  }
+  r.total_us = t;
+  return r;
+}
+
+double split_pass_model_us(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,
+                           const SplitPassTile& s, int splits, int sm_count) {
+  return split_pass_model_terms(m, n, k, elem_bytes, peak_flops, s, splits, sm_count).total_us;
 }
 
 SplitPassPlan best_split_pass(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,
@@ -63,8 +88,11 @@ SplitPassPlan best_split_pass(int64_t m, int64_t n, int64_t k, double elem_bytes
       const int64_t per = cdiv(k_blocks, s);
       const int64_t used = cdiv(k_blocks, per);
       if (forced == 0 && used != s) continue;  // the same split as a smaller count
-      const double us = split_pass_model_us(m, n, k, elem_bytes, peak_flops, t, static_cast<int>(used), sm_count);
+      const SplitPassTerms terms =
+          split_pass_model_terms(m, n, k, elem_bytes, peak_flops, t, static_cast<int>(used), sm_count);
+      const double us = terms.total_us;
       if (us < best.us * 0.98) {
+        best.terms = terms;
         best.tile = i;
         best.splits = static_cast<int>(used);
         best.k_blocks_per_split = static_cast<int>(per);

@@ -43,6 +43,23 @@ struct SplitPassTile {
 // the 128x256 kernels' ~650 TFLOP/s on full waves, the narrower tiles' measured per-k-block times).
 constexpr double split_tile_efficiency(int tile_n) { return tile_n >= 256 ? 0.68 : tile_n >= 128 ? 0.62 : 0.55; }
 
+// The model's terms for one plan, so that `explain` can say which one binds. The pass is the
+// longest of the CTAs' work (rounds x k-blocks a CTA x the slower of a k-block's MMAs and loads),
+// DRAM (A and B once) and L2 (every CTA's stages); then a launch and any extra fill; a split adds
+// its slabs (written and read back) and the reduce's launch.
+struct SplitPassTerms {
+  int64_t ctas = 0, rounds = 0, k_blocks_per_cta = 0;
+  double mma_kblock_us = 0, load_kblock_us = 0;
+  double cta_us = 0, dram_us = 0, l2_us = 0;
+  double launch_us = 0, fill_us = 0;
+  double slabs_us = 0, reduce_launch_us = 0;  // 0 unsplit
+  double total_us = 0;
+  // "a CTA's loads", "a CTA's MMAs", "L2" or "DRAM": the longest of the pass's three terms.
+  const char* binding() const;
+};
+SplitPassTerms split_pass_model_terms(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,
+                                      const SplitPassTile& t, int splits, int sm_count);
+
 // The pass's time in us at `splits` K slices of whole k-blocks on sm_count SMs, the slabs and the
 // reduce included when it splits; elem_bytes and peak_flops (the device's dense MMA peak) for A/B.
 double split_pass_model_us(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,
@@ -56,6 +73,7 @@ struct SplitPassPlan {
   int splits = 1, k_blocks_per_split = 0;
   int64_t ctas = 0;
   double us = 1e30;
+  SplitPassTerms terms;  // the chosen plan's
 };
 SplitPassPlan best_split_pass(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,
                               const SplitPassTile* tiles, const bool* allowed, int count, int sm_count, int forced);

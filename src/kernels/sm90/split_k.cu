@@ -220,6 +220,7 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
   best.k_blocks_per_split = p.k_blocks_per_split;
   best.ctas = static_cast<int>(p.ctas);
   best.predicted_us = p.us;
+  best.terms = p.terms;
   best.workspace_bytes = p.splits > 1 ? static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(g.m) *
                                             static_cast<std::size_t>(g.n) * sizeof(float)
                                       : 0;
@@ -230,9 +231,24 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
 
 std::string describe(const SplitKPlan& p) {
   if (p.predicted_us >= 1e30) return "no split-K tile supports this problem";
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "tile %s, %d K slice%s of %d k-blocks, %d CTAs; model %.1f us", to_string(p.variant).c_str(),
-                p.splits, p.splits == 1 ? "" : "s", p.k_blocks_per_split, p.ctas, p.predicted_us);
+  const SplitPassTerms& t = p.terms;
+  char buf[480];
+  int n = std::snprintf(buf, sizeof buf, "tile %s, %d K slice%s of %d k-blocks, %d CTAs; model %.1f us", to_string(p.variant).c_str(),
+                        p.splits, p.splits == 1 ? "" : "s", p.k_blocks_per_split, p.ctas, p.predicted_us);
+  if (t.total_us > 0 && n > 0 && n < static_cast<int>(sizeof buf)) {
+    const double pass = std::max({t.cta_us, t.dram_us, t.l2_us});
+    n += std::snprintf(buf + n, sizeof buf - static_cast<std::size_t>(n),
+                       " = pass %.1f, bound by %s (a CTA: %lld round%s x %lld k-blocks x %.2f us [loads %.2f, MMAs %.2f] = "
+                       "%.1f; L2 %.1f; DRAM %.1f) + launch %.1f",
+                       pass, t.binding(), static_cast<long long>(t.rounds), t.rounds == 1 ? "" : "s",
+                       static_cast<long long>(t.k_blocks_per_cta), std::max(t.load_kblock_us, t.mma_kblock_us),
+                       t.load_kblock_us, t.mma_kblock_us, t.cta_us, t.l2_us, t.dram_us, t.launch_us);
+    if (n > 0 && n < static_cast<int>(sizeof buf) && t.fill_us > 0)
+      n += std::snprintf(buf + n, sizeof buf - static_cast<std::size_t>(n), " + fill %.1f", t.fill_us);
+    if (n > 0 && n < static_cast<int>(sizeof buf) && t.slabs_us > 0)
+      std::snprintf(buf + n, sizeof buf - static_cast<std::size_t>(n), " + slabs %.1f + the reduce's launch %.1f",
+                    t.slabs_us, t.reduce_launch_us);
+  }
   return buf;
 }
 

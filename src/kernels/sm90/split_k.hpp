@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "analysis/split_model.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "runtime/registry.hpp"
@@ -64,6 +65,7 @@ struct SplitKPlan {
   int ctas = 0;               // tiles x splits
   double predicted_us = 0;    // the model's time, launch overheads included
   std::size_t workspace_bytes = 0;
+  SplitPassTerms terms;       // what the model's time is made of (analysis/split_model.hpp)
 };
 // How the planned tiles load A and B: TMA (one map each), the producer's plain loads (the `_ldg`
 // tiles, 128x128 s7 and 128x64 s9, any alignment and layout, priced at the rate those loads
@@ -71,7 +73,9 @@ struct SplitKPlan {
 // any ld, priced as TMA).
 enum class WsLoads { tma, threads, row_classes };
 SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, WsLoads loads = WsLoads::tma);
-// "tile 128x64 s9, 16 K slices of 64 k-blocks, 128 CTAs; model 27.8 us" (for `tcgemm explain`).
+// "tile 128x64 s9, 3 K slices of 22 k-blocks, 117 CTAs; model 12.6 us = pass 6.7, bound by L2 (...)
+// + launch 2.0 + slabs 1.9 + reduce launch 2.0" (for `tcgemm explain`): the model's terms, the
+// binding one named.
 std::string describe(const SplitKPlan& p);
 // The model for one candidate (exposed for tests and the profiler's notes).
 double split_k_model_us(const GemmDesc& g, DType input, Sm90WsVariant v, int splits, int sm_count);
