@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpu/gpu_test_util.hpp"
+#include "kernels/sm90/split_k.hpp"
 #include "gpu/sm90_test_util.cuh"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "runtime/registry.hpp"
@@ -116,7 +117,11 @@ TEST(Sm90WsTrace, TimelineOfRequestedShapes) {
     // profile's sustained clocks rather than a short burst's.
     const char* before_env = std::getenv("TCGEMM_TRACE_BEFORE");
     const int before = before_env != nullptr && std::atoi(before_env) > 0 ? std::atoi(before_env) : 40;
+    // TCGEMM_TRACE_SPLITS: a forced split count (as profile's --split_k_slices) for every launch.
+    const char* splits_env = std::getenv("TCGEMM_TRACE_SPLITS");
+    set_forced_split_k(splits_env != nullptr ? std::atoi(splits_env) : 0);
     const Timeline t = trace_gemm(s, before, 4);
+    set_forced_split_k(0);
     ASSERT_GT(t.ctas, 0) << item << ": gemm() ran neither the ws nor the swap-steal kernel";
     const int w = sm90_wgmma_ws_trace_words();
     uint64_t t0 = ~0ull, tend = 0;
