@@ -49,7 +49,7 @@ timeout 330 $B/tcgemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.log 2>&1; echo 
 grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]' $OUT/gpu_tests.log | head -8; gzip -f $OUT/gpu_tests.log
 # The cliff targets through gemm() as this binary picks them (the 64x64 tile is by name, so these
 # are main's picks): fresh numbers for the closing table.
-timeout 150 $B/tcgemm bench --suite=bench/suites/cliffs.txt --kernels=gemm --output=$OUT/bench_cliffs.csv > $OUT/bench_cliffs.txt 2>&1
+timeout 240 $B/tcgemm bench --suite=bench/suites/cliffs.txt --kernels=gemm --output=$OUT/bench_cliffs.csv > $OUT/bench_cliffs.txt 2>&1
 echo "cliffs bench rc=$?"; tail -14 $OUT/bench_cliffs.txt
 cd $OUT && head -1 $(ls s_*.csv | head -1) > sweeps.csv && for f in s_*.csv; do tail -n +2 $f >> sweeps.csv; done && rm -f s_*.csv
 python3 - <<'PY'
