@@ -25,6 +25,8 @@ int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
+double SplitPassTerms::pass_us() const { return std::max({cta_us, dram_us, l2_us}); }
+
 const char* SplitPassTerms::binding() const {
   if (cta_us >= dram_us && cta_us >= l2_us) return load_kblock_us >= mma_kblock_us ? "a CTA's loads" : "a CTA's MMAs";
   return l2_us >= dram_us ? "L2" : "DRAM";
@@ -96,7 +98,7 @@ SplitPassPlan best_split_pass(int64_t m, int64_t n, int64_t k, double elem_bytes
         best.tile = i;
         best.splits = static_cast<int>(used);
         best.k_blocks_per_split = static_cast<int>(per);
-        best.ctas = cdiv(m, t.tile_m) * cdiv(n, t.tile_n) * used;
+        best.ctas = terms.ctas;
         best.us = us;
       }
     }

@@ -54,7 +54,9 @@ struct SplitPassTerms {
   double launch_us = 0, fill_us = 0;
   double slabs_us = 0, reduce_launch_us = 0;  // 0 unsplit
   double total_us = 0;
-  // "a CTA's loads", "a CTA's MMAs", "L2" or "DRAM": the longest of the pass's three terms.
+  // The pass: the longest of its three terms; binding() names it ("a CTA's loads", "a CTA's
+  // MMAs", "L2" or "DRAM").
+  double pass_us() const;
   const char* binding() const;
 };
 SplitPassTerms split_pass_model_terms(int64_t m, int64_t n, int64_t k, double elem_bytes, double peak_flops,

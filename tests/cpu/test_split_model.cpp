@@ -17,7 +17,7 @@ constexpr double kBf16Peak = 989e12;
 SplitPassTile tile(int n) { return SplitPassTile{128, n, 64, split_tile_efficiency(n), 0.0, false, 0.0}; }
 
 double sum(const SplitPassTerms& t) {
-  return std::max({t.cta_us, t.l2_us, t.dram_us}) + t.launch_us + t.fill_us + t.slabs_us + t.reduce_launch_us;
+  return t.pass_us() + t.launch_us + t.fill_us + t.slabs_us + t.reduce_launch_us;
 }
 
 TEST(SplitModel, TermsAddUpToTheModelsTime) {

@@ -229,27 +229,32 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
 
 }  // namespace
 
+namespace {
+
+template <class... Args>
+void append_format(std::string& out, const char* format, Args... args) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, format, args...);
+  out += buf;
+}
+
+}  // namespace
+
 std::string describe(const SplitKPlan& p) {
   if (p.predicted_us >= 1e30) return "no split-K tile supports this problem";
+  std::string out;
+  append_format(out, "tile %s, %d K slice%s of %d k-blocks, %d CTAs; model %.1f us", to_string(p.variant).c_str(), p.splits,
+                p.splits == 1 ? "" : "s", p.k_blocks_per_split, p.ctas, p.predicted_us);
   const SplitPassTerms& t = p.terms;
-  char buf[480];
-  int n = std::snprintf(buf, sizeof buf, "tile %s, %d K slice%s of %d k-blocks, %d CTAs; model %.1f us", to_string(p.variant).c_str(),
-                        p.splits, p.splits == 1 ? "" : "s", p.k_blocks_per_split, p.ctas, p.predicted_us);
-  if (t.total_us > 0 && n > 0 && n < static_cast<int>(sizeof buf)) {
-    const double pass = std::max({t.cta_us, t.dram_us, t.l2_us});
-    n += std::snprintf(buf + n, sizeof buf - static_cast<std::size_t>(n),
-                       " = pass %.1f, bound by %s (a CTA: %lld round%s x %lld k-blocks x %.2f us [loads %.2f, MMAs %.2f] = "
-                       "%.1f; L2 %.1f; DRAM %.1f) + launch %.1f",
-                       pass, t.binding(), static_cast<long long>(t.rounds), t.rounds == 1 ? "" : "s",
-                       static_cast<long long>(t.k_blocks_per_cta), std::max(t.load_kblock_us, t.mma_kblock_us),
-                       t.load_kblock_us, t.mma_kblock_us, t.cta_us, t.l2_us, t.dram_us, t.launch_us);
-    if (n > 0 && n < static_cast<int>(sizeof buf) && t.fill_us > 0)
-      n += std::snprintf(buf + n, sizeof buf - static_cast<std::size_t>(n), " + fill %.1f", t.fill_us);
-    if (n > 0 && n < static_cast<int>(sizeof buf) && t.slabs_us > 0)
-      std::snprintf(buf + n, sizeof buf - static_cast<std::size_t>(n), " + slabs %.1f + the reduce's launch %.1f",
-                    t.slabs_us, t.reduce_launch_us);
-  }
-  return buf;
+  if (t.total_us <= 0) return out;
+  append_format(out, " = pass %.1f, bound by %s (a CTA: %lld round%s x %lld k-blocks x %.2f us [loads %.2f, MMAs %.2f] = %.1f;",
+                t.pass_us(), t.binding(), static_cast<long long>(t.rounds), t.rounds == 1 ? "" : "s",
+                static_cast<long long>(t.k_blocks_per_cta), std::max(t.load_kblock_us, t.mma_kblock_us), t.load_kblock_us,
+                t.mma_kblock_us, t.cta_us);
+  append_format(out, " L2 %.1f; DRAM %.1f) + launch %.1f", t.l2_us, t.dram_us, t.launch_us);
+  if (t.fill_us > 0) append_format(out, " + fill %.1f", t.fill_us);
+  if (t.slabs_us > 0) append_format(out, " + slabs %.1f + the reduce's launch %.1f", t.slabs_us, t.reduce_launch_us);
+  return out;
 }
 
 Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, WsLoads loads) {
