@@ -24,6 +24,7 @@
 #include "gpu/sm90_test_util.cuh"
 #include "kernels/common/element.cuh"
 #include "kernels/common/repack.hpp"
+#include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/pc_repack.hpp"
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
@@ -197,7 +198,7 @@ TEST_P(Sm90SplitK, MatchesDeviceReferenceAndIsDeterministic) {
     EXPECT_LE(splits, kSplitCounts[ci]);
     EXPECT_GE(splits, 1);
   }
-  EXPECT_EQ(k->workspace_bytes(g), splits > 1 ? static_cast<size_t>(splits) * sh.m * sh.n * 4 : 0u);
+  EXPECT_EQ(k->workspace_bytes(g), splits > 1 ? split_slabs_bytes(sh.m, sh.n, g.d.layout == Layout::row, splits) : 0u);
   SCOPED_TRACE("effective splits " + std::to_string(splits));
   run_and_check(*k, g, 0, /*twice=*/true);
 }
@@ -405,6 +406,29 @@ TEST(Sm90CliffsHost, RepackAcceptsExactlyTheTmaMisaligned) {
   EXPECT_EQ(rs->workspace_bytes(s), 2 * copy + size_t(splits) * 256 * 256 * 4);
 }
 
+// Padded slab rows (split_slab_ld): a row-major slab's ld is N rounded up to 4 floats, a
+// column-major one's M; the reduce refuses slab lines or slabs that overlap, before any launch.
+TEST(Sm90CliffsHost, SlabRowsPaddedAndReduceRejectsOverlaps) {
+  EXPECT_EQ(split_slab_ld(333, 777, true), 780);
+  EXPECT_EQ(split_slab_ld(333, 776, true), 776);
+  EXPECT_EQ(split_slab_ld(333, 777, false), 333);
+  EXPECT_EQ(split_slabs_bytes(333, 777, true, 3), size_t{3} * 333 * 780 * 4);
+  EXPECT_EQ(split_slabs_bytes(333, 777, false, 3), size_t{3} * 777 * 333 * 4);
+  float slabs[16];
+  float d[16];
+  SplitKReduceArgs r;
+  r.partials = slabs;
+  r.d = d;
+  r.splits = 2;
+  r.m = 2;
+  r.n = 3;
+  r.slab_ld = 2;  // shorter than a row of 3
+  EXPECT_EQ(splitk_reduce(r, nullptr).code(), StatusCode::invalid_argument);
+  r.slab_ld = 4;
+  r.slab_stride = 6;  // 2 rows of 4 do not fit in 6
+  EXPECT_EQ(splitk_reduce(r, nullptr).code(), StatusCode::invalid_argument);
+}
+
 TEST(Sm90CliffsHost, PeelPlans) {
   set_forced_split_k(0);
   GemmDesc g;
@@ -441,7 +465,8 @@ TEST(Sm90CliffsHost, PeelPlans) {
   g.k = 4097;
   EXPECT_TRUE(find_kernel(kPeelBf16)->supports(g).ok());
   EXPECT_EQ(find_kernel(kPeelBf16)->workspace_bytes(g),
-            2 * ((size_t{4097} * 4160 * 2 + 255) / 256 * 256) + size_t{4} * 4097 * 1 * 4);
+            2 * ((size_t{4097} * 4160 * 2 + 255) / 256 * 256) + split_slabs_bytes(4097, 1, true, 4));
+  EXPECT_EQ(split_slabs_bytes(4097, 1, true, 4), size_t{4} * 4097 * 4 * 4);  // the one column padded to 4 floats
 }
 
 // The peeled pieces tile D exactly: the CPU reference run piece by piece (through the pieces'
@@ -718,7 +743,9 @@ TEST_P(Sm90SwapAB, MatchesDeviceReferenceAndIsDeterministic) {
   ASSERT_TRUE(validate(g).ok()) << validate(g).message();
   for (const KernelEntry* k : swap_entries_for(g)) {
     SCOPED_TRACE(std::string(k->name) + ", splits " + std::to_string(k->split_k(g)));
-    EXPECT_EQ(k->workspace_bytes(g), k->split_k(g) > 1 ? static_cast<size_t>(k->split_k(g)) * g.m * g.n * 4 : 0u);
+    const GemmDesc s = swapped_desc(g);  // the slabs are D^T's
+    EXPECT_EQ(k->workspace_bytes(g),
+              k->split_k(g) > 1 ? split_slabs_bytes(s.m, s.n, s.d.layout == Layout::row, k->split_k(g)) : 0u);
     run_and_check(*k, g, 0, /*twice=*/true);
   }
 }

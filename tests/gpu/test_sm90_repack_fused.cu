@@ -57,7 +57,8 @@ TEST_P(Sm90RepackFused, MatchesDeviceReferenceAndIsDeterministic) {
   g.a.pointer_alignment = g.b.pointer_alignment = mi == 1 ? 2 : 256;
   const GemmDesc copied = repacked_desc(g, plan_tma_repack(g));
   const bool k_major = g.a.layout == Layout::row && g.b.layout == Layout::column;
-  const bool fused = k_major && plan_split_k(copied, in, current_sm_count()).ctas <= current_sm_count();
+  const bool fused =
+      k_major && plan_split_k(copied, in, current_sm_count(), WsLoads::in_copy).ctas <= current_sm_count();
   const int64_t before = sm90_in_copy_launches();
   check_misaligned_case(*k, g, variant, offset);
   if (HasFatalFailure() || IsSkipped()) return;

@@ -58,11 +58,12 @@ __global__ void __launch_bounds__(kThreads) splitk_reduce_kernel(const SplitKRed
   const int64_t total = a.slab_stride > 0 ? a.slab_stride : a.m * a.n;
   const int64_t line = a.row_major ? a.n : a.m;
   const int64_t lines = a.row_major ? a.m : a.n;
+  const int64_t ld = a.slab_ld > 0 ? a.slab_ld : line;
   const int64_t x_step = int64_t{gridDim.x} * blockDim.x * V;
   const int64_t y_step = int64_t{gridDim.y} * blockDim.y;
   for (int64_t outer = blockIdx.y * int64_t{blockDim.y} + threadIdx.y; outer < lines; outer += y_step) {
     for (int64_t inner = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) * V; inner < line; inner += x_step) {
-      const float* p = a.partials + outer * line + inner;
+      const float* p = a.partials + outer * ld + inner;
       float sum[V];
       L::set(sum, *reinterpret_cast<const typename L::T*>(p));
       int z = 1;
@@ -76,6 +77,7 @@ __global__ void __launch_bounds__(kThreads) splitk_reduce_kernel(const SplitKRed
       for (; z < a.splits; ++z) L::add(sum, *reinterpret_cast<const typename L::T*>(p + z * total));
 #pragma unroll
       for (int e = 0; e < V; ++e) {
+        if (inner + e >= line) break;  // a padded line's last group
         const int64_t r = a.row_major ? outer : inner + e;
         const int64_t c = a.row_major ? inner + e : outer;
         float v = a.alpha * sum[e];
@@ -117,16 +119,19 @@ Status splitk_reduce(const SplitKReduceArgs& args, cudaStream_t stream) {
     return Status::invalid("split-K reduce: null partials/D (or C with beta != 0), or an empty shape");
   if (!splitk_reduce_dtype(args.d_dtype) || (args.beta != 0.0f && !splitk_reduce_dtype(args.c_dtype)))
     return Status::unsupported("split-K reduce: C and D must be f32, f16 or bf16");
-  // Vector width: every slab line must start on a V-float boundary (line % V == 0 keeps all slab
-  // offsets z*stride + outer*line aligned when the workspace and the stride are).
+  // Vector width: every slab line must start on a V-float boundary (ld % V == 0 keeps all slab
+  // offsets z*stride + outer*ld aligned when the workspace and the stride are).
   const int64_t line = args.row_major ? args.n : args.m;
+  const int64_t lines = args.row_major ? args.m : args.n;
+  const int64_t ld = args.slab_ld > 0 ? args.slab_ld : line;
+  if (ld < line) return Status::invalid("split-K reduce: slab lines overlap (slab_ld < the line's length)");
   const int64_t stride = args.slab_stride > 0 ? args.slab_stride : args.m * args.n;
-  if (stride < args.m * args.n) return Status::invalid("split-K reduce: slabs overlap (slab_stride < M*N)");
+  if (stride < lines * ld) return Status::invalid("split-K reduce: slabs overlap (slab_stride < lines * slab_ld)");
   const auto base = reinterpret_cast<uintptr_t>(args.partials);
   cudaError_t err;
-  if (line % 4 == 0 && stride % 4 == 0 && base % 16 == 0)
+  if (ld % 4 == 0 && stride % 4 == 0 && base % 16 == 0)
     err = launch<4>(args, stream);
-  else if (line % 2 == 0 && stride % 2 == 0 && base % 8 == 0)
+  else if (ld % 2 == 0 && stride % 2 == 0 && base % 8 == 0)
     err = launch<2>(args, stream);
   else
     err = launch<1>(args, stream);

@@ -154,7 +154,7 @@ KernelEntry splitk_entry(std::string_view name) {
   return e;
 }
 
-// The planned path (split_k.hpp plan_split_k): the tile (128x256, 128x128 or 128x64) and split
+// The planned path (split_k.hpp plan_split_k): the tile (128x256, 128x128, 128x64 or 64x64) and split
 // count the time model picks, for problems whose plan fits in one round of CTAs (small M*N: long K
 // or few tiles). Preference 3, as split-K had; it declines when the plan is the 128x256 tile
 // unsplit (the plain and cluster kernels serve that) or needs more than one round.
@@ -223,14 +223,14 @@ Status fused_repack_launch(const GemmArgs& args) {
   if (!next.ok()) return next.status();
   const GemmDesc& g = args.desc;
   const bool k_major = g.a.layout == Layout::row && g.b.layout == Layout::column;
-  const bool one_round = plan_split_k(next.value().desc, In, current_sm_count()).ctas <= current_sm_count();
+  const bool one_round = plan_split_k(next.value().desc, In, current_sm_count(), WsLoads::in_copy).ctas <= current_sm_count();
   // The counter buffer only where the grid copies (its first use a stream allocates and syncs).
   Result<uint32_t*> counters = k_major && one_round && copies.count > 0
                                    ? tile_counters(args.stream)
                                    : Result<uint32_t*>(Status::unsupported("the copies kernel serves it"));
   if (!counters.ok()) {
     if (Status s = launch_deferred_copies(copies, args.stream); !s.ok()) return s;
-    return sm90_wgmma_ws_planned_launch(next.value(), In);
+    return sm90_wgmma_ws_planned_launch(next.value(), In, WsLoads::in_copy);
   }
   InCopy c{};
   c.count = copies.count;
@@ -246,15 +246,27 @@ Status fused_repack_launch(const GemmArgs& args) {
   return sm90_wgmma_ws_planned_launch_in_copy(next.value(), In, c);
 }
 
+// The plan over the tiles that have in-copy instances (WsLoads::in_copy), the same whether the grid
+// or the copies kernel copies.
+template <DType In>
+SplitKPlan fused_plan(const GemmDesc& g) {
+  return plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count(), WsLoads::in_copy);
+}
+
 template <DType In>
 KernelEntry planned_fused_repack_entry(std::string_view name) {
   KernelEntry e = planned_repack_entry<In>(name);
   e.preference = 0;  // by name until measured against the copies kernel
-  e.launch = &fused_repack_launch<In>;
-  e.describe = [](const GemmDesc& g) {
-    return "the grid copies A/B itself, then " +
-           describe(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()));
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (Status s = repack_supports<In>(g); !s.ok()) return s;
+    return planned_fits(fused_plan<In>(g), "the repack path");
   };
+  e.split_k = [](const GemmDesc& g) { return fused_plan<In>(g).splits; };
+  e.workspace_bytes = [](const GemmDesc& g) -> std::size_t {
+    return (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256 + fused_plan<In>(g).workspace_bytes;
+  };
+  e.launch = &fused_repack_launch<In>;
+  e.describe = [](const GemmDesc& g) { return "the grid copies A/B itself, then " + describe(fused_plan<In>(g)); };
   return e;
 }
 

@@ -66,8 +66,7 @@ Status sm90_wgmma_ws_splitk_supports(const GemmDesc& g, DType input, Sm90WsVaria
 std::size_t sm90_wgmma_ws_splitk_workspace(const GemmDesc& g, Sm90WsVariant v) {
   const int splits = choose_splits(g, current_sm_count(), v);
   if (splits <= 1) return 0;
-  return static_cast<std::size_t>(splits) * static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n) *
-         sizeof(float);
+  return split_slabs_bytes(g.m, g.n, g.d.layout == Layout::row, splits);
 }
 
 Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
@@ -79,12 +78,13 @@ Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVari
 Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
                                  int k_blocks_per_split, const InCopy* copy) {
   const GemmDesc& g = args.desc;
-  const std::size_t need = static_cast<std::size_t>(splits) * static_cast<std::size_t>(g.m) *
-                           static_cast<std::size_t>(g.n) * sizeof(float);
+  const bool row = g.d.layout == Layout::row;
+  const std::size_t need = split_slabs_bytes(g.m, g.n, row, splits);
   if (args.workspace == nullptr || args.workspace_bytes < need)
     return Status(StatusCode::workspace_too_small,
                   "split-K with " + std::to_string(splits) + " splits needs " + std::to_string(need) +
-                      " bytes of workspace (splits*M*N*4); got " + std::to_string(args.workspace_bytes));
+                      " bytes of workspace (splits f32 slabs of " + std::to_string(row ? g.m : g.n) + " lines of " +
+                      std::to_string(split_slab_ld(g.m, g.n, row)) + "); got " + std::to_string(args.workspace_bytes));
   if (reinterpret_cast<uintptr_t>(args.workspace) % 16 != 0)
     return Status(StatusCode::misaligned, "split-K: the workspace must be 16-byte aligned (f32 slabs, float4 reads)");
   if (args.d == nullptr || (g.beta != 0.0f && args.c == nullptr))
@@ -112,6 +112,8 @@ SplitKReduceArgs split_k_reduce_args(const GemmArgs& args, const float* partials
   r.m = g.m;
   r.n = g.n;
   r.row_major = row_major_slabs;
+  r.slab_ld = split_slab_ld(g.m, g.n, row_major_slabs);
+  r.slab_stride = (row_major_slabs ? g.m : g.n) * r.slab_ld;
   r.alpha = g.alpha;
   r.beta = g.beta;
   r.c = args.c;
@@ -131,13 +133,25 @@ namespace tcgemm {
 namespace {
 
 std::vector<Sm90WsVariant> split_k_candidates(WsLoads loads) {
-  if (loads != WsLoads::tma) {
+  if (loads == WsLoads::threads || loads == WsLoads::row_classes) {
     Sm90WsVariant v128 = sm90_wgmma_ws_narrow_variant(128), v64 = sm90_wgmma_ws_narrow_variant(64);
     v128.thread_loads = v64.thread_loads = loads == WsLoads::threads;
     v128.row_classes = v64.row_classes = loads == WsLoads::row_classes;
     return {v128, v64};
   }
-  return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64)};
+  // 64x64 with one consumer (the swap tiles' instance): half the bytes a SM takes in per output
+  // element of 128x64's, for one round with SMs to spare. NOTES: run 157, 200x1500x3001 on the
+  // copies: 19.8 us unsplit against 20.6 for 128x64 unsplit and 21.7 for the plan then (cuBLAS 34.6);
+  // run 158: the 26 suite shapes whose plan it took, 1.069x cuBLAS (geomean) against 1.004x without.
+  // Diagnosis only: TCGEMM_DIAG_NO_TILE64X64=1 plans without it, to time the plans it replaced.
+  static const bool no_64x64 = [] {
+    const char* e = std::getenv("TCGEMM_DIAG_NO_TILE64X64");
+    return e != nullptr && *e == '1';
+  }();
+  if (no_64x64 || loads == WsLoads::in_copy)
+    return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64)};
+  return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64),
+          sm90_wgmma_ws_narrow_variant(64, 1)};
 }
 
 }  // namespace
@@ -190,7 +204,7 @@ SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, WsLoads lo
     int sms = 0, forced = 0;
     SplitKPlan plan;
   };
-  thread_local Last last[3];  // by WsLoads
+  thread_local Last last[4];  // by WsLoads
   Last& l = last[static_cast<int>(loads)];
   const int forced = forced_split_k();
   if (l.valid && l.input == input && l.sms == sm_count && l.forced == forced && same_problem(l.g, g)) return l.plan;
@@ -221,9 +235,7 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
   best.ctas = static_cast<int>(p.ctas);
   best.predicted_us = p.us;
   best.terms = p.terms;
-  best.workspace_bytes = p.splits > 1 ? static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(g.m) *
-                                            static_cast<std::size_t>(g.n) * sizeof(float)
-                                      : 0;
+  best.workspace_bytes = p.splits > 1 ? split_slabs_bytes(g.m, g.n, g.d.layout == Layout::row, p.splits) : 0;
   return best;
 }
 
@@ -271,7 +283,7 @@ std::atomic<int64_t> g_in_copy_launches{0};
 int64_t sm90_in_copy_launches() { return g_in_copy_launches.load(); }
 
 Status sm90_wgmma_ws_planned_launch_in_copy(const GemmArgs& args, DType input, const InCopy& copy) {
-  const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count());
+  const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count(), WsLoads::in_copy);
   if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
   if (p.ctas > current_sm_count())
     return Status(StatusCode::internal, "in-kernel copies need one round of CTAs (the plan has " +

@@ -70,8 +70,9 @@ struct SplitKPlan {
 // How the planned tiles load A and B: TMA (one map each), the producer's plain loads (the `_ldg`
 // tiles, 128x128 s7 and 128x64 s9, any alignment and layout, priced at the rate those loads
 // sustain), or TMA over eight row classes (the `_rowclass` tiles, the same two, K-major A and B with
-// any ld, priced as TMA).
-enum class WsLoads { tma, threads, row_classes };
+// any ld, priced as TMA), or TMA behind the grid's own copies (the two-consumer tiles only: the
+// in-copy instances).
+enum class WsLoads { tma, threads, row_classes, in_copy };
 SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, WsLoads loads = WsLoads::tma);
 // "tile 128x64 s9, 3 K slices of 22 k-blocks, 117 CTAs; model 12.6 us = pass 6.7, bound by L2 (...)
 // + launch 2.0 + slabs 1.9 + reduce launch 2.0" (for `tcgemm explain`): the model's terms, the

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/split_k.hpp"
 
 namespace tcgemm {
@@ -75,9 +76,10 @@ SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
   best = std::clamp<int64_t>(best, 1, std::min<int64_t>(k_blocks, 65535));
   p.k_blocks_per_split = static_cast<int>(ceil_div(k_blocks, best));
   p.splits = static_cast<int>(ceil_div(k_blocks, p.k_blocks_per_split));  // none left empty
-  if (p.splits > 1)
-    p.workspace_bytes = static_cast<std::size_t>(p.splits) * static_cast<std::size_t>(g.m) *
-                        static_cast<std::size_t>(g.n) * sizeof(float);
+  if (p.splits > 1) {
+    const GemmDesc swapped = swapped_desc(g);  // the slabs are the swapped problem's (D^T)
+    p.workspace_bytes = split_slabs_bytes(swapped.m, swapped.n, swapped.d.layout == Layout::row, p.splits);
+  }
   return p;
 }
 

@@ -21,6 +21,7 @@
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/pdl.cuh"
 #include "kernels/common/row_class_realign.cuh"
+#include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/thread_loads.cuh"
@@ -827,8 +828,8 @@ namespace {
 uint64_t* g_trace = nullptr;
 
 // partials == nullptr: the plain GEMM (splits must be 1). Otherwise split-K: gridDim.z = splits,
-// and split z stores its raw f32 sum (alpha = 1, beta = 0) to partials + z*M*N, in D's layout with
-// the tight ld (so that the reduce pass reads the slabs and writes D along the same direction).
+// and split z stores its raw f32 sum (alpha = 1, beta = 0) to slab z, in D's layout with the ld of
+// split_slab_ld (so that the reduce pass reads the slabs and writes D along the same direction).
 // copy: with v.in_copy, what the grid copies first (args' A and B are then the copies' addresses).
 Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blocks_per_split, int splits,
                    float* partials, bool allow_direct_store, const InCopy* copy = nullptr) {
@@ -921,17 +922,18 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   if (partials != nullptr) {
     ep.d = partials;
     ep.c = nullptr;
-    ep.d_row_stride = g.d.layout == Layout::row ? g.n : 1;
-    ep.d_col_stride = g.d.layout == Layout::row ? 1 : g.m;
+    const bool row = g.d.layout == Layout::row;
+    const int64_t slab_ld = split_slab_ld(g.m, g.n, row);  // a row-major slab's rows padded to 4 floats
+    ep.d_row_stride = row ? slab_ld : 1;
+    ep.d_col_stride = row ? 1 : slab_ld;
     ep.alpha = 1.0f;  // exact: the slab holds the raw f32 sum
     ep.beta = 0.0f;
     ep.d_dtype = DType::f32;
-    ep.d_split_bytes = g.m * g.n * static_cast<int64_t>(sizeof(float));
+    ep.d_split_bytes = static_cast<int64_t>(split_slabs_bytes(g.m, g.n, row, 1));
     // NOTES: only with an even ld (8-byte pairs). With an odd one the register path has to store
     // 4-byte halves of each pair, and 333x777x4099 measured 22% slower that way (0.0449 against
-    // 0.0369 ms) than through the staged, row-coalesced epilogue.
-    ep.f32_slab = g.d.layout == Layout::row && g.n % 2 == 0 && reinterpret_cast<uintptr_t>(partials) % 8 == 0 &&
-                  !v.row_classes;
+    // 0.0369 ms) than through the staged, row-coalesced epilogue; the padded ld is always even.
+    ep.f32_slab = row && slab_ld % 2 == 0 && reinterpret_cast<uintptr_t>(partials) % 8 == 0 && !v.row_classes;
   }
 
   // The register-store epilogue writes D's own 16-bit type along a row; the `_ds` instance ({256, 4}
