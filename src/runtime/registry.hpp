@@ -51,7 +51,8 @@ struct KernelEntry {
   int (*split_k)(const GemmDesc&) = nullptr;
   std::size_t (*copy_bytes)(const GemmDesc&) = nullptr;
   // The tile (M side, N side) it runs for g where a rule picks it per shape (gemm()'s fitting-width
-  // entries, which list their widest); nullptr: tile_m x tile_n.
+  // entries, which list their widest; the planned split-K entries, which list 128x256); nullptr:
+  // tile_m x tile_n.
   std::pair<int, int> (*tile_for)(const GemmDesc&) = nullptr;
   // What this path will run for g when it plans per problem (the tile and split the split-K
   // planner picks, with its predicted time), for `tcgemm explain`; nullptr: nothing to add.

@@ -99,6 +99,7 @@ Status sm90_pc_splitk_launch(const GemmArgs& args, DType input) {
 
   // The slabs are row-major whatever D's layout, padded to slab_rows.
   SplitKReduceArgs r = split_k_reduce_args(args, static_cast<const float*>(args.workspace), plan.splits, true);
+  r.slab_ld = g.n;  // packed rows (supports() takes N % 4 == 0), not split_slab_ld's
   r.slab_stride = plan.slab_rows * g.n;
   return splitk_reduce(r, args.stream);
 }

@@ -158,6 +158,10 @@ KernelEntry splitk_entry(std::string_view name) {
 // count the time model picks, for problems whose plan fits in one round of CTAs (small M*N: long K
 // or few tiles). Preference 3, as split-K had; it declines when the plan is the 128x256 tile
 // unsplit (the plain and cluster kernels serve that) or needs more than one round.
+// The tile a plan runs, for explain --measure's prediction of a planned entry (not the 128x256 the
+// entry is registered with).
+std::pair<int, int> plan_tile(const SplitKPlan& p) { return {64 * p.variant.consumers, p.variant.tile_n}; }
+
 Status planned_fits(const SplitKPlan& p, const char* who) {
   if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
   if (p.splits <= 1 && p.variant == Sm90WsVariant{})
@@ -177,6 +181,7 @@ KernelEntry planned_entry(std::string_view name) {
   };
   e.workspace_bytes = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count()).workspace_bytes; };
   e.split_k = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count()).splits; };
+  e.tile_for = [](const GemmDesc& g) { return plan_tile(plan_split_k(g, In, current_sm_count())); };
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_planned_launch(a, In); };
   e.describe = [](const GemmDesc& g) { return describe(plan_split_k(g, In, current_sm_count())); };
   return e;
@@ -194,6 +199,9 @@ KernelEntry planned_repack_entry(std::string_view name) {
   e.copy_bytes = &repack_copy_bytes;
   e.split_k = [](const GemmDesc& g) {
     return plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()).splits;
+  };
+  e.tile_for = [](const GemmDesc& g) {
+    return plan_tile(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()));
   };
   e.workspace_bytes = [](const GemmDesc& g) -> std::size_t {
     const std::size_t copies = (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256;
@@ -262,6 +270,7 @@ KernelEntry planned_fused_repack_entry(std::string_view name) {
     return planned_fits(fused_plan<In>(g), "the repack path");
   };
   e.split_k = [](const GemmDesc& g) { return fused_plan<In>(g).splits; };
+  e.tile_for = [](const GemmDesc& g) { return plan_tile(fused_plan<In>(g)); };
   e.workspace_bytes = [](const GemmDesc& g) -> std::size_t {
     return (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256 + fused_plan<In>(g).workspace_bytes;
   };
