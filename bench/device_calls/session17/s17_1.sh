@@ -5,11 +5,7 @@
 # cases; 333x777x4099 and its neighbours by forced plan beside gemm() and cuBLAS, two processes; the 26
 # suite shapes whose plan moved to 64x64, through gemm() with and without it (TCGEMM_DIAG_NO_TILE64X64),
 # alternating; the cliffs suite. A short table last.
-set -uo pipefail
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-B=/tmp/bin; mkdir -p $B
-for f in .device/gz/*.gz; do gunzip -c $f > $B/$(basename $f .gz); chmod +x $B/$(basename $f .gz); done
-SECONDS=0; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+source "$(dirname "$0")/common.sh"
 timeout 200 $B/tcgemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.log 2>&1; echo "suite rc=$? t=$SECONDS"
 grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]' $OUT/gpu_tests.log | head -12; gzip -f $OUT/gpu_tests.log
 SAN='*Sm90SplitKTiles*130x258x3000*:*Sm90SplitKTiles*129x257x2049_splits3*:*Sm90Planned*333x777x4099*:*Sm90Planned*1000x1000x1001*'

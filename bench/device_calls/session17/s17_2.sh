@@ -3,13 +3,8 @@
 # call 1's 144 fused failures (the 64x64 plan has no in-copy instance); the whole GPU suite; memcheck
 # on the fused small cases; then the random, unaligned, rowclass and cliffs suites through gemm() with
 # padded slabs and the 64x64 candidate (cliffs twice, two processes). Everything in one tarball.
-set -uo pipefail
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-B=/tmp/bin; mkdir -p $B; W=/tmp/w; mkdir -p $W
-for f in .device/gz/*.gz; do gunzip -c $f > $B/$(basename $f .gz); chmod +x $B/$(basename $f .gz); done
-SECONDS=0; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-timeout 200 $B/tcgemm_gpu_tests --gtest_brief=1 > $W/gpu_tests.log 2>&1; echo "suite rc=$? t=$SECONDS"
-grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests from .* ran' $W/gpu_tests.log | head -12
+source "$(dirname "$0")/common.sh"
+run_suite
 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 $B/tcgemm_gpu_tests --gtest_brief=1 \
   --gtest_filter='Small/Sm90RepackFused*1x1x1*:Small/Sm90RepackFused*196x511x198*' > $W/san_memcheck_fused.log 2>&1
 echo "memcheck fused rc=$?"; grep -E 'ERROR SUMMARY|PASSED' $W/san_memcheck_fused.log | head -2

@@ -1,0 +1,12 @@
+# Sourced by this session's device calls: the carried binaries unpacked into $B, a work folder $W
+# (the calls tar it into $OUT: the device returns at most 8 files), and run_suite for the whole GPU
+# suite with its summary lines.
+set -uo pipefail
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+B=/tmp/bin; W=/tmp/w; mkdir -p $B $W
+for f in .device/gz/*.gz; do gunzip -c $f > $B/$(basename $f .gz); chmod +x $B/$(basename $f .gz); done
+SECONDS=0; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+run_suite() {
+  timeout 200 $B/tcgemm_gpu_tests --gtest_brief=1 > $W/gpu_tests.log 2>&1; echo "suite rc=$? t=$SECONDS"
+  grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests from .* ran' $W/gpu_tests.log | head -12
+}
