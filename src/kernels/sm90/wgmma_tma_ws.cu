@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "kernels/common/caller_epilogue.hpp"
@@ -956,9 +957,27 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   cfg.blockDim = dim3(static_cast<unsigned>(shape.threads));
   cfg.dynamicSmemBytes = static_cast<std::size_t>(shape.smem_bytes);
   cfg.stream = args.stream;
-  cudaLaunchAttribute attr = pdl_attribute();
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  // In-kernel copies: a split's CTAs wait for each other at its counter, so the grid must be
+  // resident all at once even beside other grids on other streams; a cooperative launch guarantees
+  // it (the launch waits for room for the whole grid, or fails when the grid can never fit).
+  // Diagnosis only: TCGEMM_DIAG_FUSED_LAUNCH=pdl (PDL alone, the old launch) or coop (cooperative
+  // without PDL); the default is both.
+  static const int fused_launch = [] {
+    const char* e = std::getenv("TCGEMM_DIAG_FUSED_LAUNCH");
+    const std::string m = e != nullptr ? e : "";
+    return m == "pdl" ? 1 : m == "coop" ? 2 : 0;
+  }();
+  cudaLaunchAttribute attrs[2] = {pdl_attribute(), {}};
+  unsigned count = 1;
+  if (v.in_copy && fused_launch != 1) {
+    cudaLaunchAttribute coop{};
+    coop.id = cudaLaunchAttributeCooperative;
+    coop.val.cooperative = 1;
+    if (fused_launch == 2) attrs[0] = coop;
+    else attrs[count++] = coop;
+  }
+  cfg.attrs = attrs;
+  cfg.numAttrs = count;
   const cudaError_t err = cudaLaunchKernelExC(&cfg, fn, kernel_args);
   if (err != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("sm90 wgmma launch failed: ") + cudaGetErrorString(err));
