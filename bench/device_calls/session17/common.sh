@@ -10,3 +10,12 @@ run_suite() {
   timeout 200 $B/tcgemm_gpu_tests --gtest_brief=1 > $W/gpu_tests.log 2>&1; echo "suite rc=$? t=$SECONDS"
   grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests from .* ran' $W/gpu_tests.log | head -12
 }
+# memcheck, racecheck and synccheck on the GPU tests FILTER selects, logs in DIR, LIMIT seconds each.
+run_sanitizers() {
+  local filter=$1 dir=$2 limit=$3 t
+  for t in memcheck racecheck synccheck; do
+    timeout "$limit" compute-sanitizer --tool $t --error-exitcode 9 $B/tcgemm_gpu_tests --gtest_brief=1 \
+      --gtest_filter="$filter" > "$dir/san_$t.log" 2>&1
+    echo "$t rc=$?"; grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' "$dir/san_$t.log" | head -3
+  done
+}

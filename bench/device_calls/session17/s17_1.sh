@@ -9,10 +9,7 @@ source "$(dirname "$0")/common.sh"
 timeout 200 $B/tcgemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.log 2>&1; echo "suite rc=$? t=$SECONDS"
 grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]' $OUT/gpu_tests.log | head -12; gzip -f $OUT/gpu_tests.log
 SAN='*Sm90SplitKTiles*130x258x3000*:*Sm90SplitKTiles*129x257x2049_splits3*:*Sm90Planned*333x777x4099*:*Sm90Planned*1000x1000x1001*'
-for t in memcheck racecheck synccheck; do
-  timeout 150 compute-sanitizer --tool $t --error-exitcode 9 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter="$SAN" > $OUT/san_$t.log 2>&1
-  echo "$t rc=$?"; grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' $OUT/san_$t.log | head -3
-done
+run_sanitizers "$SAN" $OUT 150
 echo "t=$SECONDS"
 P() { timeout 120 $B/tcgemm profile --providers=tcgemm,cublas "$@" > /dev/null 2>&1 || echo "rc=$? for $*"; }
 R='*bf16_64x64x64_s14_ws_repack_splitk,*bf16_128x64x64_s9_ws_repack_splitk'

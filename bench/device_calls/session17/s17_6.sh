@@ -10,10 +10,7 @@ grep -m3 -B3 "Failure" $W/fused_tests.log
 TCGEMM_DIAG_FUSED_LAUNCH=coop timeout 120 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter='*Sm90RepackFused*' > $W/fused_tests_coop.log 2>&1
 echo "fused tests (coop) rc=$?"; grep -E '^\[  FAILED|^\[  PASSED' $W/fused_tests_coop.log | head -3
 SAN='Small/Sm90RepackFused*1x1x1*:Small/Sm90RepackFused*196x511x198*'
-for t in memcheck racecheck synccheck; do
-  timeout 100 compute-sanitizer --tool $t --error-exitcode 9 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter="$SAN" > $W/san_$t.log 2>&1
-  echo "$t rc=$?"; grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $W/san_$t.log | head -1
-done
+run_sanitizers "$SAN" $W 100
 echo "t=$SECONDS"
 K='*bf16_128xN_ws_repack_fused,*bf16_128xN_ws_repack_splitk'
 for mode in pdl coop both; do
