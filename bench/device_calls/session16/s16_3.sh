@@ -51,17 +51,4 @@ grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]' $OUT/gpu_tests.log | hea
 # are main's picks): fresh numbers for the closing table.
 timeout 240 $B/tcgemm bench --suite=bench/suites/cliffs.txt --kernels=gemm --output=$OUT/bench_cliffs.csv > $OUT/bench_cliffs.txt 2>&1
 echo "cliffs bench rc=$?"; tail -14 $OUT/bench_cliffs.txt
-cd $OUT && head -1 $(ls s_*.csv | head -1) > sweeps.csv && for f in s_*.csv; do tail -n +2 $f >> sweeps.csv; done && rm -f s_*.csv
-python3 - <<'PY'
-import csv, re
-rows = {}
-for r in csv.DictReader(open('sweeps.csv')):
-    if r['disposition'] != 'passed': continue
-    shape = '%sx%sx%s' % (r['m'], r['n'], r['k'])
-    ks = re.search(r'split_k_slices=(\d+)', r['problem'])
-    k = r['kernel'].replace('sm90_wgmma_bf16_', '') if r['provider'] == 'tcgemm' else 'cublas'
-    key = (shape, k, ks.group(1) if ks and k != 'cublas' else '')
-    rows.setdefault(key, []).append(float(r['runtime_ms']) * 1e3)
-for (shape, k, s), v in sorted(rows.items()):
-    print(f"{shape:>15} {k[-34:]:>34} {s:>2} " + ' '.join(f'{x:6.1f}' for x in sorted(v)[:8]))
-PY
+python3 bench/device_calls/sweep_table.py $OUT

@@ -32,19 +32,10 @@ for pass in a b; do
 done
 timeout 200 $B/tcgemm bench --suite=bench/suites/cliffs.txt --kernels=gemm --output=$OUT/bench_cliffs.csv > $OUT/bench_cliffs.txt 2>&1
 echo "cliffs bench rc=$? t=$SECONDS"; tail -14 $OUT/bench_cliffs.txt
-cd $OUT && head -1 $(ls s_*.csv | head -1) > sweeps.csv && for f in s_*.csv; do tail -n +2 $f >> sweeps.csv; done && rm -f s_*.csv
+python3 bench/device_calls/sweep_table.py $OUT
+cd $OUT
 python3 - <<'PY'
-import csv, re, glob
-rows = {}
-for r in csv.DictReader(open('sweeps.csv')):
-    if r['disposition'] != 'passed': continue
-    shape = '%sx%sx%s' % (r['m'], r['n'], r['k'])
-    ks = re.search(r'split_k_slices=(\d+)', r['problem'])
-    k = r['kernel'].replace('sm90_wgmma_bf16_', '') if r['provider'] == 'tcgemm' else 'cublas'
-    key = (shape, k, ks.group(1) if ks and k != 'cublas' else '')
-    rows.setdefault(key, []).append(float(r['runtime_ms']) * 1e3)
-for (shape, k, s), v in sorted(rows.items()):
-    print(f"{shape:>15} {k[-34:]:>34} {s:>2} " + ' '.join(f'{x:6.1f}' for x in sorted(v)[:8]))
+import csv, glob
 # tile64: gemm()'s pick with the 64x64 candidate (new) and without (old), ratio to cuBLAS per pass
 t = {}
 for f in sorted(glob.glob('tile64_*.csv')):
