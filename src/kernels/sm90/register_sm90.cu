@@ -80,12 +80,17 @@ KernelEntry repack_entry(std::string_view name) {
   return e;
 }
 
+// The workspace of a repack path: the copies, 256-aligned (as repack_before_split lays them out),
+// then `rest` bytes for what runs on them.
+std::size_t copies_then(const GemmDesc& g, std::size_t rest) {
+  return (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256 + rest;
+}
+
 // Repack then split-K (unaligned and small M*N with long K, e.g. 256x256x65537): the slabs follow
 // the copies in the workspace. V: the tile the split-K pass runs (128x256 unless named).
 template <DType In, Sm90WsVariant V = Sm90WsVariant{}>
 std::size_t repack_splitk_workspace(const GemmDesc& g) {
-  const std::size_t copies = (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256;
-  return copies + sm90_wgmma_ws_splitk_workspace(repacked_desc(g, plan_tma_repack(g)), V);
+  return copies_then(g, sm90_wgmma_ws_splitk_workspace(repacked_desc(g, plan_tma_repack(g)), V));
 }
 
 // The copies, then the arguments for what runs on them: the rest of the workspace (256-aligned)
@@ -187,34 +192,32 @@ KernelEntry planned_entry(std::string_view name) {
   return e;
 }
 
+// The plan for the repacked problem (the copies' aligned ld's): WsLoads::in_copy for the fused
+// entry, over the tiles that have in-copy instances (the same plan whether the grid or the copies
+// kernel copies).
+template <DType In>
+SplitKPlan repacked_plan(const GemmDesc& g, WsLoads loads = WsLoads::tma) {
+  return plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count(), loads);
+}
+
 template <DType In>
 KernelEntry planned_repack_entry(std::string_view name) {
   KernelEntry e = ws_entry<In>(name);
   e.preference = 3;
   e.supports = [](const GemmDesc& g) -> Status {
     if (Status s = repack_supports<In>(g); !s.ok()) return s;
-    return planned_fits(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()),
-                        "the repack path");
+    return planned_fits(repacked_plan<In>(g), "the repack path");
   };
   e.copy_bytes = &repack_copy_bytes;
-  e.split_k = [](const GemmDesc& g) {
-    return plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()).splits;
-  };
-  e.tile_for = [](const GemmDesc& g) {
-    return plan_tile(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()));
-  };
-  e.workspace_bytes = [](const GemmDesc& g) -> std::size_t {
-    const std::size_t copies = (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256;
-    return copies + plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()).workspace_bytes;
-  };
+  e.split_k = [](const GemmDesc& g) { return repacked_plan<In>(g).splits; };
+  e.tile_for = [](const GemmDesc& g) { return plan_tile(repacked_plan<In>(g)); };
+  e.workspace_bytes = [](const GemmDesc& g) { return copies_then(g, repacked_plan<In>(g).workspace_bytes); };
   e.launch = [](const GemmArgs& args) -> Status {
     Result<GemmArgs> next = repack_before_split(args);
     if (!next.ok()) return next.status();
     return sm90_wgmma_ws_planned_launch(next.value(), In);
   };
-  e.describe = [](const GemmDesc& g) {
-    return "repack A/B, then " + describe(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()));
-  };
+  e.describe = [](const GemmDesc& g) { return "repack A/B, then " + describe(repacked_plan<In>(g)); };
   return e;
 }
 
@@ -231,7 +234,8 @@ Status fused_repack_launch(const GemmArgs& args) {
   if (!next.ok()) return next.status();
   const GemmDesc& g = args.desc;
   const bool k_major = g.a.layout == Layout::row && g.b.layout == Layout::column;
-  const bool one_round = plan_split_k(next.value().desc, In, current_sm_count(), WsLoads::in_copy).ctas <= current_sm_count();
+  const int sms = current_sm_count();
+  const bool one_round = plan_split_k(next.value().desc, In, sms, WsLoads::in_copy).ctas <= sms;
   // The counter buffer only where the grid copies (its first use a stream allocates and syncs).
   Result<uint32_t*> counters = k_major && one_round && copies.count > 0
                                    ? tile_counters(args.stream)
@@ -254,28 +258,23 @@ Status fused_repack_launch(const GemmArgs& args) {
   return sm90_wgmma_ws_planned_launch_in_copy(next.value(), In, c);
 }
 
-// The plan over the tiles that have in-copy instances (WsLoads::in_copy), the same whether the grid
-// or the copies kernel copies.
-template <DType In>
-SplitKPlan fused_plan(const GemmDesc& g) {
-  return plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count(), WsLoads::in_copy);
-}
-
 template <DType In>
 KernelEntry planned_fused_repack_entry(std::string_view name) {
   KernelEntry e = planned_repack_entry<In>(name);
   e.preference = 0;  // by name until measured against the copies kernel
   e.supports = [](const GemmDesc& g) -> Status {
     if (Status s = repack_supports<In>(g); !s.ok()) return s;
-    return planned_fits(fused_plan<In>(g), "the repack path");
+    return planned_fits(repacked_plan<In>(g, WsLoads::in_copy), "the repack path");
   };
-  e.split_k = [](const GemmDesc& g) { return fused_plan<In>(g).splits; };
-  e.tile_for = [](const GemmDesc& g) { return plan_tile(fused_plan<In>(g)); };
-  e.workspace_bytes = [](const GemmDesc& g) -> std::size_t {
-    return (plan_tma_repack(g).workspace_bytes + 255) / 256 * 256 + fused_plan<In>(g).workspace_bytes;
+  e.split_k = [](const GemmDesc& g) { return repacked_plan<In>(g, WsLoads::in_copy).splits; };
+  e.tile_for = [](const GemmDesc& g) { return plan_tile(repacked_plan<In>(g, WsLoads::in_copy)); };
+  e.workspace_bytes = [](const GemmDesc& g) {
+    return copies_then(g, repacked_plan<In>(g, WsLoads::in_copy).workspace_bytes);
   };
   e.launch = &fused_repack_launch<In>;
-  e.describe = [](const GemmDesc& g) { return "the grid copies A/B itself, then " + describe(fused_plan<In>(g)); };
+  e.describe = [](const GemmDesc& g) {
+    return "the grid copies A/B itself, then " + describe(repacked_plan<In>(g, WsLoads::in_copy));
+  };
   return e;
 }
 
@@ -355,7 +354,7 @@ KernelEntry planned_row_class_entry(std::string_view name) {
     if (Status s = planned_fits(p, "the repack path"); !s.ok()) return s;
     if (forced_split_k() != 0) return Status::success();
     const double copies = static_cast<double>(repack_copy_bytes(g)) / kRepackBytesPerUs + kRepackLaunchUs;
-    const double repacked = plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()).predicted_us;
+    const double repacked = repacked_plan<In>(g).predicted_us;
     if (p.predicted_us > kRowClassMargin * (copies + repacked))
       return Status::unsupported("the copies then TMA are predicted faster (" + std::to_string(static_cast<int>(copies + repacked)) +
                                  " us against " + std::to_string(static_cast<int>(p.predicted_us)) +
@@ -701,7 +700,7 @@ KernelEntry pc_repack_strips_entry(std::string_view name) {
   e.preference = 4;
   e.supports = [](const GemmDesc& g) -> Status {
     if (Status s = sm90_pc_repack_strips_supports(g, In); !s.ok()) return s;
-    if (planned_fits(plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count()), "").ok())
+    if (planned_fits(repacked_plan<In>(g), "").ok())
       return Status::unsupported("the tiles fill under one round of the SMs: the repack + split-K plan serves it");
     return Status::success();
   };
