@@ -1,3 +1,5 @@
+#include <cstdlib>
+
 #include "analysis/path_rules.hpp"
 #include "analysis/split_model.hpp"
 #include "kernels/common/repack.hpp"
@@ -274,6 +276,40 @@ KernelEntry planned_fused_repack_entry(std::string_view name) {
   e.launch = &fused_repack_launch<In>;
   e.describe = [](const GemmDesc& g) {
     return "the grid copies A/B itself, then " + describe(repacked_plan<In>(g, WsLoads::in_copy));
+  };
+  return e;
+}
+
+// The fused entry where gemm() takes it (`_repack_fused_small`, preference 4, above the copies kernel's
+// repack path): K-major A and B whose copies total at most kFusedCopyBytes. There the copies kernel's
+// fixed cost is most of the copy, and the grid's own copies save it.
+// NOTES: runs 155 and 162, one process each, µs, fused against the copies kernel and the same plan:
+// 21x4x1457 11.4 against 14.6, 260x79x1508 13.4 against 16.4, 2x12x2006 11.9 against 15.4,
+// 495x178x198 11.2 against 13.6, 196x511x198 10.6 against 12.2-14.3; lost 438x190x642 (14.8
+// against 10.4-14.0), and from ~4 MB of copies up (1000x1000x1001: 14.1 against 12.0) the copy
+// itself is the cost and the copies kernel moves it as fast.
+constexpr std::size_t kFusedCopyBytes = std::size_t{1} << 20;
+
+template <DType In>
+KernelEntry gated_fused_repack_entry(std::string_view name) {
+  KernelEntry e = planned_fused_repack_entry<In>(name);
+  e.preference = 4;
+  e.supports = [](const GemmDesc& g) -> Status {
+    // Diagnosis only: TCGEMM_DIAG_NO_FUSED_GATE=1 leaves these problems to the copies kernel, to time
+    // gemm() with and without the gate.
+    static const bool off = [] {
+      const char* v = std::getenv("TCGEMM_DIAG_NO_FUSED_GATE");
+      return v != nullptr && *v == '1';
+    }();
+    if (off) return Status::unsupported("TCGEMM_DIAG_NO_FUSED_GATE=1");
+    if (g.a.layout != Layout::row || g.b.layout != Layout::column)
+      return Status::unsupported("the grid copies K-major A and B only (A row-major, B column-major)");
+    if (Status s = repack_supports<In>(g); !s.ok()) return s;
+    const std::size_t copies = plan_tma_repack(g).workspace_bytes;
+    if (copies > kFusedCopyBytes)
+      return Status::unsupported("copies of " + std::to_string(copies) + " bytes: over " +
+                                 std::to_string(kFusedCopyBytes) + " the copies kernel moves them as fast");
+    return planned_fits(repacked_plan<In>(g, WsLoads::in_copy), "the repack path");
   };
   return e;
 }
@@ -747,6 +783,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(planned_repack_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_repack_splitk"));
   table.push_back(planned_fused_repack_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_repack_fused"));
   table.push_back(planned_fused_repack_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_repack_fused"));
+  table.push_back(gated_fused_repack_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_repack_fused_small"));
+  table.push_back(gated_fused_repack_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_repack_fused_small"));
   table.push_back(planned_row_class_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_rowclass"));
   table.push_back(planned_row_class_entry<DType::f16>("sm90_wgmma_f16_128xN_ws_rowclass"));
   table.push_back(planned_thread_loads_entry<DType::bf16>("sm90_wgmma_bf16_128xN_ws_ldg"));
