@@ -1,6 +1,6 @@
 // gemm()'s gate onto the fused repack path (`_repack_fused_small`): K-major A and B that break TMA's
-// 16-byte rule with at most 1 MiB of copies go to the grid's own copies (one launch); larger copies,
-// other layouts and aligned operands do not. The refusals are host-only; on a GPU, gemm() picks the
+// 16-byte rule with at most 1 MiB of copies, 64 KiB a CTA of the plan, go to the grid's own copies
+// (one launch); larger copies, fewer CTAs for them, other layouts and aligned operands do not. The refusals are host-only; on a GPU, gemm() picks the
 // entry at the small random-suite shapes of runs 155 and 162 and its D matches the reference.
 #include <string>
 #include <tuple>
@@ -36,6 +36,11 @@ TEST(Sm90FusedGate, AdmitsSmallKMajorCopiesOnly) {
   const Status big = k->supports(misaligned_tn(DType::bf16, {1000, 1000, 1001}));
   EXPECT_EQ(big.code(), StatusCode::unsupported);
   EXPECT_NE(big.message().find("copies of"), std::string::npos) << big.message();
+  // 438x190x642: 884 KB over the plan's 12 CTAs, ~74 KB a CTA (run 166: 0.92x through the copies
+  // kernel, 0.72x through the grid's copies).
+  const Status few = k->supports(misaligned_tn(DType::bf16, {438, 190, 642}));
+  EXPECT_EQ(few.code(), StatusCode::unsupported);
+  EXPECT_NE(few.message().find("a CTA"), std::string::npos) << few.message();
   GemmDesc col = misaligned_tn(DType::bf16, {21, 4, 1457});
   col.b.layout = Layout::row;
   col.b.ld = 5;
@@ -46,7 +51,7 @@ TEST(Sm90FusedGate, AdmitsSmallKMajorCopiesOnly) {
 }
 
 const Shape kSmall[] = {{21, 4, 1457},  {260, 79, 1508}, {2, 12, 2006}, {495, 178, 198},
-                        {6, 9, 257},    {438, 190, 642}, {196, 511, 198}, {1, 1, 65}};
+                        {6, 9, 257},    {24, 27, 500},   {196, 511, 198}, {1, 1, 65}};
 const DType kOut[] = {DType::bf16, DType::f32, DType::f16};
 using Case = std::tuple<int, int>;  // input, shape
 class Sm90FusedGatePick : public ::testing::TestWithParam<Case> {};

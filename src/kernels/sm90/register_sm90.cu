@@ -281,14 +281,21 @@ KernelEntry planned_fused_repack_entry(std::string_view name) {
 }
 
 // The fused entry where gemm() takes it (`_repack_fused_small`, preference 4, above the copies kernel's
-// repack path): K-major A and B whose copies total at most kFusedCopyBytes. There the copies kernel's
-// fixed cost is most of the copy, and the grid's own copies save it.
+// repack path): K-major A and B whose copies total at most kFusedCopyBytes, at most
+// kFusedCopyBytesPerCta for each of the plan's CTAs. There the copies kernel's fixed cost is most of
+// the copy, and the grid's own copies save it; but a few CTAs copying much lose to the copies
+// kernel, which spreads the same bytes over every SM.
 // NOTES: runs 155 and 162, one process each, µs, fused against the copies kernel and the same plan:
 // 21x4x1457 11.4 against 14.6, 260x79x1508 13.4 against 16.4, 2x12x2006 11.9 against 15.4,
 // 495x178x198 11.2 against 13.6, 196x511x198 10.6 against 12.2-14.3; lost 438x190x642 (14.8
 // against 10.4-14.0), and from ~4 MB of copies up (1000x1000x1001: 14.1 against 12.0) the copy
 // itself is the cost and the copies kernel moves it as fast.
+// NOTES: run 166, the random suite through gemm() with and without the total-bytes gate: the 15
+// shapes it moved went 0.931x -> 1.026x cuBLAS (geomean), but the three with 74-95 KB of copies a CTA
+// lost (438x190x642 0.92 -> 0.72x, 90x676x573 1.23 -> 0.98x, 339x107x637 1.00 -> 0.95x) while
+// every shape at <= 52 KB a CTA won or held (24x27x500: one CTA, 52 KB, 1.10 -> 1.51x).
 constexpr std::size_t kFusedCopyBytes = std::size_t{1} << 20;
+constexpr std::size_t kFusedCopyBytesPerCta = std::size_t{64} << 10;
 
 template <DType In>
 KernelEntry gated_fused_repack_entry(std::string_view name) {
@@ -309,7 +316,12 @@ KernelEntry gated_fused_repack_entry(std::string_view name) {
     if (copies > kFusedCopyBytes)
       return Status::unsupported("copies of " + std::to_string(copies) + " bytes: over " +
                                  std::to_string(kFusedCopyBytes) + " the copies kernel moves them as fast");
-    return planned_fits(repacked_plan<In>(g, WsLoads::in_copy), "the repack path");
+    const SplitKPlan p = repacked_plan<In>(g, WsLoads::in_copy);
+    if (p.ctas > 0 && copies > kFusedCopyBytesPerCta * static_cast<std::size_t>(p.ctas))
+      return Status::unsupported("copies of " + std::to_string(copies / static_cast<std::size_t>(p.ctas)) +
+                                 " bytes a CTA over the plan's " + std::to_string(p.ctas) +
+                                 " CTAs: the copies kernel spreads them over every SM");
+    return planned_fits(p, "the repack path");
   };
   return e;
 }
