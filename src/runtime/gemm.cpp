@@ -47,10 +47,11 @@ Result<int> current_device_sm() {
   return sm;
 }
 
-// sm_90a code (wgmma, setmaxnreg) runs on compute capability 9.0 only; the rest runs on any
+// sm_90a code (wgmma, setmaxnreg, and everything built for sm_90a alone: min_sm 90) runs on compute
+// capability 9.0 only; the rest runs on any
 // device at least as new as min_sm.
 bool runs_on(const KernelEntry& k, int sm) {
-  return k.family == MmaFamily::wgmma ? sm == 90 : sm >= k.min_sm;
+  return k.family == MmaFamily::wgmma || k.min_sm == 90 ? sm == 90 : sm >= k.min_sm;
 }
 
 int family_rank(MmaFamily f) {
@@ -63,10 +64,12 @@ int family_rank(MmaFamily f) {
   return -1;
 }
 
-// Heuristic for now: the highest rung that supports the problem, then the entry's preference
+// A gated entry that outranks the families first (it declined every problem it would lose on);
+// then the highest rung that supports the problem, then the entry's preference
 // (a shape-specific path over the general kernel), then the larger CTA tile (a tiled kernel over
 // its naive sibling), then the deeper pipeline.
 bool better(const KernelEntry& x, const KernelEntry& y) {
+  if (x.outranks_families != y.outranks_families) return x.outranks_families;
   if (family_rank(x.family) != family_rank(y.family)) return family_rank(x.family) > family_rank(y.family);
   if (x.preference != y.preference) return x.preference > y.preference;
   const int64_t ax = int64_t{x.tile_m} * x.tile_n, ay = int64_t{y.tile_m} * y.tile_n;

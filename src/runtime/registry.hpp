@@ -40,6 +40,9 @@ struct KernelEntry {
   // shape (split-K, repack) refuse other shapes in supports() and rank above the plain kernel;
   // variants not yet measured to win anywhere rank below it (0) and run only when named.
   int preference = 1;
+  // A gated path that gemm() takes over every family where its supports() accepts (the tiny
+  // problems' CUDA-core kernel, faster there than any tensor-core path: bench/NOTES.md).
+  bool outranks_families = false;
   // ok, or why this kernel cannot run this problem (dtype, layout, alignment, size).
   Status (*supports)(const GemmDesc&) = nullptr;
   // Workspace the launch needs (0 for none); nullptr means none.

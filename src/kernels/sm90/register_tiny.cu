@@ -1,0 +1,72 @@
+// The tiny kernel's registry entries (tiny_gemm.hpp): by name for any problem it can run, and gated
+// where gemm() takes it over every tensor-core path.
+#include <cstdlib>
+#include <string>
+
+#include "kernels/sm90/tiny_gemm.hpp"
+#include "runtime/registry.hpp"
+
+namespace tcgemm {
+namespace {
+
+// Where gemm() takes the tiny kernel: the multiply-adds a tensor-core path cannot finish before
+// its fixed cost (launches, fill, epilogue) dominates. A first bound, to be set by measurement.
+constexpr int64_t kTinyGateMacs = int64_t{1} << 25;
+
+template <DType In>
+KernelEntry tiny_entry(std::string_view name) {
+  KernelEntry e;
+  e.name = name;
+  e.min_sm = 90;  // clusters; compiled for sm_90a only
+  e.family = MmaFamily::simt;
+  e.input = In;
+  e.tile_m = static_cast<int>(kTinyMaxSmallSide);
+  e.tile_n = 32;
+  e.tile_k = 1;
+  e.stages = 1;
+  e.threads = 256;
+  e.preference = 0;
+  e.supports = [](const GemmDesc& g) { return sm90_tiny_supports(g, In); };
+  e.launch = [](const GemmArgs& a) { return sm90_tiny_launch(a, In); };
+  e.split_k = [](const GemmDesc& g) { return plan_tiny(g).splits; };
+  e.function = [] { return sm90_tiny_function(In); };
+  e.describe = [](const GemmDesc& g) {
+    const TinyPlan t = plan_tiny(g);
+    return std::string("CUDA cores, one launch") + (t.swapped ? ", A/B swapped" : "") + ", " +
+           std::to_string(t.tile_m) + "x32 tiles, K over clusters of " + std::to_string(t.splits) +
+           (t.k_major ? " (lanes along K)" : " (lanes along N)");
+  };
+  return e;
+}
+
+template <DType In>
+KernelEntry gated_tiny_entry(std::string_view name) {
+  KernelEntry e = tiny_entry<In>(name);
+  e.preference = 1;
+  e.outranks_families = true;
+  e.supports = [](const GemmDesc& g) -> Status {
+    // Diagnosis only: TCGEMM_DIAG_NO_TINY_GATE=1 leaves these problems to the tensor-core paths.
+    static const bool off = [] {
+      const char* v = std::getenv("TCGEMM_DIAG_NO_TINY_GATE");
+      return v != nullptr && *v == '1';
+    }();
+    if (off) return Status::unsupported("TCGEMM_DIAG_NO_TINY_GATE=1");
+    if (Status s = sm90_tiny_supports(g, In); !s.ok()) return s;
+    if (g.m * g.n * g.k > kTinyGateMacs)
+      return Status::unsupported(std::to_string(g.m * g.n * g.k) + " multiply-adds: over " +
+                                 std::to_string(kTinyGateMacs) + " the tensor-core paths are faster");
+    return Status::success();
+  };
+  return e;
+}
+
+}  // namespace
+
+void add_sm90_tiny_kernels(std::vector<KernelEntry>& table) {
+  table.push_back(tiny_entry<DType::bf16>("sm90_simt_bf16_16x32_tiny"));
+  table.push_back(tiny_entry<DType::f16>("sm90_simt_f16_16x32_tiny"));
+  table.push_back(gated_tiny_entry<DType::bf16>("sm90_simt_bf16_16x32_tiny_small"));
+  table.push_back(gated_tiny_entry<DType::f16>("sm90_simt_f16_16x32_tiny_small"));
+}
+
+}  // namespace tcgemm

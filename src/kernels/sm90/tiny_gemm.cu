@@ -1,0 +1,281 @@
+#include "kernels/sm90/tiny_gemm.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "kernels/common/caller_epilogue.hpp"
+#include "kernels/common/cluster.cuh"
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/launch_attributes.hpp"
+#include "kernels/common/pdl.cuh"
+#include "kernels/sm90/split_k.hpp"
+
+namespace tcgemm {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+constexpr int kTileN = 32;         // columns a CTA: a warp's lanes (N-major) or 4 per warp (K-major)
+constexpr int kMaxSplits = 8;      // the portable cluster size
+constexpr int64_t kRankK = 128;    // k a rank at least: ~16 B elements a thread over 32 columns
+
+// Oriented problem: rows m (<= the instance's TM), element (r, c) of X at x[r * x_r + c * x_c].
+struct TinyParams {
+  int64_t m, n, k;
+  const void* a;
+  int64_t a_m, a_k;
+  const void* b;
+  int64_t b_k, b_n;
+  int64_t k_per_rank;
+  int splits;
+  // D and C, oriented: row = the kernel's m.
+  void* d;
+  const void* c;
+  int64_t d_row_stride, d_col_stride, c_row_stride, c_col_stride;
+  float alpha, beta;
+  DType d_dtype, c_dtype;
+};
+
+template <class T>
+__device__ __forceinline__ float ld_f32(const T* p, int64_t i) {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    const unsigned short u = __ldg(reinterpret_cast<const unsigned short*>(p) + i);
+    return __uint_as_float(static_cast<unsigned>(u) << 16);
+  } else {
+    return __half2float(__ldg(p + i));
+  }
+}
+
+__device__ __forceinline__ float ld_cluster_f32(uint32_t addr) {
+  float v;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(addr) : "memory");
+  return v;
+}
+
+// Each CTA sums its rank's K range for TM rows x 32 columns into `part`; the cluster then adds the
+// ranks' parts in rank order, each rank finishing every splits-th output.
+// KMajor: lanes along K (B contiguous in K), warp w owns columns 4w..4w+3, sums by shuffles.
+// Otherwise: lanes along N (column = lane), warps along K, sums across warps in shared memory.
+template <class T, int TM, bool KMajor>
+__global__ void __launch_bounds__(kThreads, 1) tiny_gemm_kernel(const __grid_constant__ TinyParams p) {
+  __shared__ float part[TM * kTileN];  // [m][column]
+  __shared__ float red[KMajor ? 1 : kWarps * TM * kTileN];
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int rank = static_cast<int>(dev::cluster_ctarank());
+  const int64_t n0 = static_cast<int64_t>(blockIdx.x / p.splits) * kTileN;
+  const int64_t kb = rank * p.k_per_rank, ke = min(p.k, kb + p.k_per_rank);
+  const T* A = static_cast<const T*>(p.a);
+  const T* B = static_cast<const T*>(p.b);
+  // Rows past m and columns past n read the last valid one (their sums are never stored); k past
+  // the rank's range reads zeros (0 * Inf would be NaN).
+  int64_t a_row[TM];
+#pragma unroll
+  for (int i = 0; i < TM; ++i) a_row[i] = (i < p.m - 1 ? i : p.m - 1) * p.a_m;
+
+  dev::pdl_wait();
+  dev::pdl_launch_dependents();
+
+  if constexpr (KMajor) {
+    constexpr int kCols = kTileN / kWarps;
+    constexpr int U = TM >= 16 ? 4 : 8;  // k steps whose loads are in flight together
+    int64_t b_col[kCols];
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) b_col[c] = (n0 + warp * kCols + c < p.n - 1 ? n0 + warp * kCols + c : p.n - 1) * p.b_n;
+    float acc[kCols][TM] = {};
+    for (int64_t k0 = kb + lane; k0 < ke; k0 += 32 * U) {
+      float av[U][TM], bv[U][kCols];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int64_t k = k0 + 32 * u;
+        const bool in = k < ke;
+        const int64_t kk = in ? k : 0;
+#pragma unroll
+        for (int i = 0; i < TM; ++i) av[u][i] = in ? ld_f32(A, a_row[i] + kk * p.a_k) : 0.0f;
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) bv[u][c] = in ? ld_f32(B, kk * p.b_k + b_col[c]) : 0.0f;
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int c = 0; c < kCols; ++c)
+#pragma unroll
+          for (int i = 0; i < TM; ++i) acc[c][i] = fmaf(av[u][i], bv[u][c], acc[c][i]);
+    }
+#pragma unroll
+    for (int c = 0; c < kCols; ++c)
+#pragma unroll
+      for (int i = 0; i < TM; ++i) {
+        float v = acc[c][i];
+#pragma unroll
+        for (int s = 16; s > 0; s >>= 1) v += __shfl_xor_sync(0xffffffffu, v, s);
+        if (lane == 0) part[i * kTileN + warp * kCols + c] = v;
+      }
+  } else {
+    constexpr int U = TM >= 16 ? 4 : 8;
+    const int64_t b_col = (n0 + lane < p.n - 1 ? n0 + lane : p.n - 1) * p.b_n;
+    float acc[TM] = {};
+    for (int64_t k0 = kb + warp; k0 < ke; k0 += kWarps * U) {
+      float av[U][TM], bv[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int64_t k = k0 + kWarps * u;
+        const bool in = k < ke;
+        const int64_t kk = in ? k : 0;
+#pragma unroll
+        for (int i = 0; i < TM; ++i) av[u][i] = in ? ld_f32(A, a_row[i] + kk * p.a_k) : 0.0f;
+        bv[u] = in ? ld_f32(B, kk * p.b_k + b_col) : 0.0f;
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int i = 0; i < TM; ++i) acc[i] = fmaf(av[u][i], bv[u], acc[i]);
+    }
+#pragma unroll
+    for (int i = 0; i < TM; ++i) red[(warp * TM + i) * kTileN + lane] = acc[i];
+    __syncthreads();
+    for (int o = tid; o < TM * kTileN; o += kThreads) {
+      const int i = o / kTileN, col = o % kTileN;
+      float s = 0.0f;
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) s += red[(w * TM + i) * kTileN + col];
+      part[o] = s;
+    }
+  }
+
+  // Release this CTA's part to the cluster; acquire the peers'.
+  dev::cluster_sync();
+  const uint32_t part_addr = static_cast<uint32_t>(__cvta_generic_to_shared(part));
+  for (int o = rank * kThreads + tid; o < TM * kTileN; o += p.splits * kThreads) {
+    const int i = o / kTileN;
+    const int64_t n = n0 + o % kTileN;
+    float s = 0.0f;
+    for (int r = 0; r < p.splits; ++r) s += ld_cluster_f32(dev::map_to_rank(part_addr + 4u * o, r));
+    if (i < p.m && n < p.n) {
+      float v = p.alpha * s;
+      if (p.beta != 0.0f) v += p.beta * dev::load_epilogue(p.c, i * p.c_row_stride + n * p.c_col_stride, p.c_dtype);
+      dev::store_epilogue(p.d, i * p.d_row_stride + n * p.d_col_stride, p.d_dtype, v);
+    }
+  }
+  // No CTA leaves while a peer may still read its part.
+  dev::cluster_sync();
+}
+
+template <class T>
+const void* instance(int tile_m, bool k_major) {
+  switch (tile_m * 2 + (k_major ? 1 : 0)) {
+    case 2: return reinterpret_cast<const void*>(&tiny_gemm_kernel<T, 1, false>);
+    case 3: return reinterpret_cast<const void*>(&tiny_gemm_kernel<T, 1, true>);
+    case 8: return reinterpret_cast<const void*>(&tiny_gemm_kernel<T, 4, false>);
+    case 9: return reinterpret_cast<const void*>(&tiny_gemm_kernel<T, 4, true>);
+    case 16: return reinterpret_cast<const void*>(&tiny_gemm_kernel<T, 8, false>);
+    case 17: return reinterpret_cast<const void*>(&tiny_gemm_kernel<T, 8, true>);
+    case 32: return reinterpret_cast<const void*>(&tiny_gemm_kernel<T, 16, false>);
+    case 33: return reinterpret_cast<const void*>(&tiny_gemm_kernel<T, 16, true>);
+    default: return nullptr;
+  }
+}
+
+// Strides of element (r, c) of a matrix stored in `layout` with leading dimension ld.
+std::pair<int64_t, int64_t> strides(Layout layout, int64_t ld) {
+  return layout == Layout::row ? std::pair<int64_t, int64_t>{ld, 1} : std::pair<int64_t, int64_t>{1, ld};
+}
+
+}  // namespace
+
+Status sm90_tiny_supports(const GemmDesc& g, DType input) {
+  if (input != DType::bf16 && input != DType::f16) return Status::unsupported("the tiny kernel takes bf16 or f16 inputs");
+  if (g.a.dtype != input || g.b.dtype != input)
+    return Status::unsupported("A and B must both be " + std::string(to_string(input)));
+  if (g.accumulate != DType::f32) return Status::unsupported("the tiny kernel accumulates in f32");
+  if (Status s = check_epilogue_dtypes(g); !s.ok()) return s;
+  if (std::min(g.m, g.n) > kTinyMaxSmallSide)
+    return Status::unsupported("min(M, N) = " + std::to_string(std::min(g.m, g.n)) + " is over the tiny kernel's " +
+                               std::to_string(kTinyMaxSmallSide) + " rows");
+  if (std::max(g.m, g.n) > (int64_t{1} << 31) / kMaxSplits)
+    return Status::unsupported("max(M, N) over 2^28: the tiny kernel's 1D grid");
+  if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0)
+    return Status(StatusCode::misaligned, "A and B must be aligned to their 2-byte elements");
+  if (g.d.pointer_alignment % dtype_bytes(g.d.dtype) != 0)
+    return Status(StatusCode::misaligned, "D must be aligned to its elements");
+  if (g.beta != 0.0f && g.c.pointer_alignment % dtype_bytes(g.c.dtype) != 0)
+    return Status(StatusCode::misaligned, "C must be aligned to its elements");
+  return Status::success();
+}
+
+TinyPlan plan_tiny(const GemmDesc& g) {
+  TinyPlan t;
+  t.swapped = g.n < g.m;
+  const int64_t rows = t.swapped ? g.n : g.m, cols = t.swapped ? g.m : g.n;
+  t.tile_m = rows <= 1 ? 1 : rows <= 4 ? 4 : rows <= 8 ? 8 : 16;
+  // The kernel's B is A^T when swapped: contiguous along K where A is row-major.
+  t.k_major = t.swapped ? g.a.layout == Layout::row : g.b.layout == Layout::column;
+  t.tiles = (cols + kTileN - 1) / kTileN;
+  // The profiler's --split_k_slices (set_forced_split_k) fixes the cluster size, within 1..8.
+  t.splits = std::min(forced_split_k(), kMaxSplits);
+  if (t.splits <= 0) t.splits = static_cast<int>(std::clamp<int64_t>((g.k + kRankK - 1) / kRankK, 1, kMaxSplits));
+  t.splits = static_cast<int>(std::min<int64_t>(t.splits, g.k));
+  t.k_per_rank = (g.k + t.splits - 1) / t.splits;
+  return t;
+}
+
+Status sm90_tiny_launch(const GemmArgs& args, DType input) {
+  const GemmDesc& g = args.desc;
+  const TinyPlan t = plan_tiny(g);
+  const auto [a_r, a_c] = strides(g.a.layout, effective_ld(g.a, extent_a(g)));  // A: (m, k)
+  const auto [b_r, b_c] = strides(g.b.layout, effective_ld(g.b, extent_b(g)));  // B: (k, n)
+  struct {
+    void* d;
+    const void* c;
+    int64_t d_row_stride, d_col_stride, c_row_stride, c_col_stride;
+    float alpha, beta;
+    DType d_dtype, c_dtype;
+  } ep{};
+  set_caller_epilogue(ep, args);
+  TinyParams p{};
+  p.k = g.k;
+  if (!t.swapped) {
+    p.m = g.m, p.n = g.n;
+    p.a = args.a, p.a_m = a_r, p.a_k = a_c;
+    p.b = args.b, p.b_k = b_r, p.b_n = b_c;
+    p.d_row_stride = ep.d_row_stride, p.d_col_stride = ep.d_col_stride;
+    p.c_row_stride = ep.c_row_stride, p.c_col_stride = ep.c_col_stride;
+  } else {  // D^T = B^T A^T: the kernel's A is B^T (rows n), its B is A^T (columns m)
+    p.m = g.n, p.n = g.m;
+    p.a = args.b, p.a_m = b_c, p.a_k = b_r;
+    p.b = args.a, p.b_k = a_c, p.b_n = a_r;
+    p.d_row_stride = ep.d_col_stride, p.d_col_stride = ep.d_row_stride;
+    p.c_row_stride = ep.c_col_stride, p.c_col_stride = ep.c_row_stride;
+  }
+  p.k_per_rank = t.k_per_rank;
+  p.splits = t.splits;
+  p.d = ep.d, p.c = ep.c;
+  p.alpha = ep.alpha, p.beta = ep.beta;
+  p.d_dtype = ep.d_dtype, p.c_dtype = ep.c_dtype;
+
+  const void* fn = input == DType::bf16 ? instance<__nv_bfloat16>(t.tile_m, t.k_major)
+                                        : instance<__half>(t.tile_m, t.k_major);
+  if (!fn) return Status(StatusCode::internal, "tiny kernel: no instance for " + std::to_string(t.tile_m) + " rows");
+  void* kernel_args[] = {&p};
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>(t.tiles * t.splits));
+  cfg.blockDim = dim3(kThreads);
+  cfg.stream = args.stream;
+  cudaLaunchAttribute attrs[2] = {cluster_dim_attribute(static_cast<unsigned>(t.splits)), pdl_attribute()};
+  cfg.attrs = attrs;
+  cfg.numAttrs = device_has_pdl() ? 2 : 1;
+  if (cudaError_t e = cudaLaunchKernelExC(&cfg, fn, kernel_args); e != cudaSuccess)
+    return Status(StatusCode::cuda_error, std::string("tiny kernel launch failed: ") + cudaGetErrorString(e));
+  return Status::success();
+}
+
+const void* sm90_tiny_function(DType input) {
+  return input == DType::bf16 ? instance<__nv_bfloat16>(16, true) : instance<__half>(16, true);
+}
+
+}  // namespace tcgemm

@@ -1,0 +1,139 @@
+// The tiny kernel (sm90_simt_*_16x32_tiny): min(M, N) <= 16 on the CUDA cores in one launch, K
+// summed over a cluster's CTAs. Every A/B layout, odd ld's and 2-byte-offset base pointers, both
+// orientations (N the small side: A/B swapped), sizes 1, 7, 33 and 4097, the automatic and forced
+// cluster sizes, D and C dtypes and layouts; against the device reference with D NaN-poisoned, run
+// twice for bitwise determinism. Host tests: the plan, the refusals, gemm()'s gate.
+#include <iterator>
+#include <string>
+#include <tuple>
+
+#include "gpu/gpu_test_util.hpp"
+#include "gpu/sm90_entry_check.cuh"
+#include "gpu/sm90_test_util.cuh"
+#include "kernels/sm90/split_k.hpp"
+#include "kernels/sm90/tiny_gemm.hpp"
+#include "runtime/registry.hpp"
+#include "tcgemm/gemm.hpp"
+
+namespace tcgemm {
+namespace {
+
+const char* const kEntries[] = {"sm90_simt_bf16_16x32_tiny", "sm90_simt_f16_16x32_tiny"};
+const Shape kShapes[] = {{1, 1, 1},      {1, 617, 633}, {7, 33, 4097}, {16, 4097, 33}, {4, 7, 1},
+                         {4097, 7, 65},  {617, 1, 633}, {33, 16, 300}, {8, 9, 2000},  {14, 3, 650}};
+const int kCounts[] = {0, 1, 3, 8};  // 0: the plan's choice
+constexpr int kLayouts = 4;          // A row/column x B row/column
+constexpr int kMisalign = 2;         // odd ld's, or tight ld's with the base pointers 2 bytes off
+
+using Case = std::tuple<int, int, int, int, int>;  // entry, shape, layouts, misalignment, cluster size
+class Sm90Tiny : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Sm90Tiny, MatchesDeviceReferenceAndIsDeterministic) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [ei, si, li, mi, ci] = GetParam();
+  if (small_only() && kShapes[si].k > 1000) GTEST_SKIP() << "TCGEMM_TEST_SMALL=1: small cases only";
+  const KernelEntry* k = find_kernel(kEntries[ei]);
+  ASSERT_NE(k, nullptr) << kEntries[ei];
+  const DType in = ei == 0 ? DType::bf16 : DType::f16;
+  const Shape sh = kShapes[si];
+  const ForcedSplits forced(kCounts[ci]);
+  GemmDesc g = ab_problem(in, sh, li % 2 ? Layout::column : Layout::row, li / 2 ? Layout::row : Layout::column);
+  auto ld_of = [&](StoredExtent e, Layout l) {
+    const int64_t t = tight_ld(e, l);
+    return mi == 0 ? (t % 2 == 0 ? t + 1 : t) : t;
+  };
+  g.a.ld = ld_of(extent_a(g), g.a.layout);
+  g.b.ld = ld_of(extent_b(g), g.b.layout);
+  g.a.pointer_alignment = g.b.pointer_alignment = mi == 1 ? 2 : 256;
+  check_misaligned_case(*k, g, ei + si + li + mi + ci, mi == 1 ? 2 : 0);
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const auto [ei, si, li, mi, ci] = info.param;
+  const Shape s = kShapes[si];
+  return std::string(ei == 0 ? "bf16_" : "f16_") + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+         std::to_string(s.k) + "_" + (li % 2 ? "Acol" : "Arow") + (li / 2 ? "Brow" : "Bcol") +
+         (mi == 0 ? "_oddld" : "_base2") + "_splits" + (kCounts[ci] == 0 ? std::string("auto") : std::to_string(kCounts[ci]));
+}
+
+INSTANTIATE_TEST_SUITE_P(All, Sm90Tiny,
+                         ::testing::Combine(::testing::Range(0, static_cast<int>(std::size(kEntries))),
+                                            ::testing::Range(0, static_cast<int>(std::size(kShapes))),
+                                            ::testing::Range(0, kLayouts), ::testing::Range(0, kMisalign),
+                                            ::testing::Range(0, static_cast<int>(std::size(kCounts)))),
+                         case_name);
+
+GemmDesc problem(Shape s, Layout a, Layout b) {
+  GemmDesc g = ab_problem(DType::bf16, s, a, b);
+  g.d = g.c = {DType::bf16, Layout::row, 0};
+  return g;
+}
+
+TEST(Sm90TinyHost, PlanOrientsTheSmallSideOntoTheRows) {
+  const ForcedSplits automatic(0);
+  TinyPlan t = plan_tiny(problem({1, 617, 633}, Layout::row, Layout::row));
+  EXPECT_FALSE(t.swapped);
+  EXPECT_EQ(t.tile_m, 1);
+  EXPECT_FALSE(t.k_major);  // B row-major: lanes along N
+  EXPECT_EQ(t.tiles, 20);   // ceil(617 / 32)
+  EXPECT_EQ(t.splits, 5);   // ceil(633 / 128)
+  EXPECT_GE(t.k_per_rank * t.splits, 633);
+  t = plan_tiny(problem({617, 14, 4097}, Layout::row, Layout::column));
+  EXPECT_TRUE(t.swapped);
+  EXPECT_EQ(t.tile_m, 16);
+  EXPECT_TRUE(t.k_major);  // the kernel's B is A^T, row-major A: contiguous along K
+  EXPECT_EQ(t.splits, 8);
+  t = plan_tiny(problem({6, 9, 3}, Layout::column, Layout::column));
+  EXPECT_EQ(t.tile_m, 8);
+  EXPECT_EQ(t.splits, 1);
+  const ForcedSplits forced(20);
+  EXPECT_EQ(plan_tiny(problem({6, 9, 3000}, Layout::row, Layout::column)).splits, 8);  // the cluster cap
+  EXPECT_EQ(plan_tiny(problem({6, 9, 5}, Layout::row, Layout::column)).splits, 5);     // at most K
+}
+
+TEST(Sm90TinyHost, RefusesWhatItCannotRun) {
+  const KernelEntry* k = find_kernel(kEntries[0]);
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->supports(problem({16, 5000, 7}, Layout::column, Layout::row)).ok());
+  EXPECT_EQ(k->supports(problem({17, 17, 64}, Layout::row, Layout::column)).code(), StatusCode::unsupported);
+  GemmDesc odd = problem({4, 64, 64}, Layout::row, Layout::column);
+  odd.a.pointer_alignment = 1;
+  EXPECT_EQ(k->supports(odd).code(), StatusCode::misaligned);
+  GemmDesc f16 = problem({4, 64, 64}, Layout::row, Layout::column);
+  f16.a.dtype = f16.b.dtype = DType::f16;
+  EXPECT_EQ(k->supports(f16).code(), StatusCode::unsupported);
+  GemmDesc s8d = problem({4, 64, 64}, Layout::row, Layout::column);
+  s8d.d.dtype = DType::s8;
+  EXPECT_EQ(k->supports(s8d).code(), StatusCode::unsupported);
+}
+
+TEST(Sm90TinyHost, GemmTakesTheGatedEntryForTinyProblemsOnly) {
+  const KernelEntry* k = find_kernel("sm90_simt_bf16_16x32_tiny_small");
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->outranks_families);
+  EXPECT_TRUE(k->supports(problem({1, 617, 633}, Layout::row, Layout::row)).ok());
+  EXPECT_TRUE(k->supports(problem({248, 1, 74}, Layout::row, Layout::column)).ok());
+  const Status big = k->supports(problem({16, 8192, 8192}, Layout::row, Layout::column));
+  EXPECT_EQ(big.code(), StatusCode::unsupported);
+  EXPECT_NE(big.message().find("multiply-adds"), std::string::npos) << big.message();
+}
+
+TEST(Sm90TinyPick, GemmRunsTheTinyKernelAndMatchesTheReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const DType outs[] = {DType::bf16, DType::f32, DType::f16};
+  int variant = 0;
+  for (const Shape s : {Shape{1, 617, 633}, Shape{14, 3, 650}, Shape{248, 1, 74}, Shape{6, 9, 257}}) {
+    GemmDesc g = ab_problem(DType::bf16, s, Layout::row, Layout::row);
+    g.b.ld = s.n + 1;
+    vary_epilogue(g, variant++, outs);
+    Result<std::string_view> picked = pick_kernel(g);
+    ASSERT_TRUE(picked.ok()) << picked.status().message();
+    EXPECT_EQ(*picked, "sm90_simt_bf16_16x32_tiny_small");
+    const KernelEntry* k = find_kernel(*picked);
+    ASSERT_NE(k, nullptr);
+    run_and_check(*k, g, 0, /*twice=*/true);
+  }
+}
+
+}  // namespace
+}  // namespace tcgemm
