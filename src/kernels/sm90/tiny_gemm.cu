@@ -24,6 +24,7 @@ constexpr int kWarps = kThreads / 32;
 constexpr int kTileN = 32;         // columns a CTA: a warp's lanes (N-major) or 4 per warp (K-major)
 constexpr int kMaxSplits = 8;      // the portable cluster size
 constexpr int64_t kRankK = 128;    // k a rank at least: ~16 B elements a thread over 32 columns
+constexpr int64_t kMaxSpan = int64_t{1} << 29;  // elements an operand spans (32-bit offsets)
 
 // Oriented problem: rows m (<= the instance's TM), element (r, c) of X at x[r * x_r + c * x_c].
 struct TinyParams {
@@ -72,72 +73,71 @@ __global__ void __launch_bounds__(kThreads, 1) tiny_gemm_kernel(const __grid_con
   const int64_t kb = rank * p.k_per_rank, ke = min(p.k, kb + p.k_per_rank);
   const T* A = static_cast<const T*>(p.a);
   const T* B = static_cast<const T*>(p.b);
-  // Rows past m and columns past n read the last valid one (their sums are never stored); k past
-  // the rank's range reads zeros (0 * Inf would be NaN).
-  int64_t a_row[TM];
+  // A thread's k steps: k_first, k_first + KS, ... below ke; its columns: NC of the tile's 32.
+  constexpr int NC = KMajor ? kTileN / kWarps : 1;
+  constexpr int KS = KMajor ? 32 : kWarps;
+  // k steps whose loads are in flight together (~100 registers of operands at most)
+  constexpr int U = TM >= 16 || (KMajor && TM >= 8) ? 4 : 8;
+  const int64_t k_first = kb + (KMajor ? lane : warp);
+  const int steps = k_first < ke ? static_cast<int>((ke - k_first + KS - 1) / KS) : 0;
+  // 32-bit element offsets: sm90_tiny_supports bounds each operand's span by 2^29 elements, so
+  // every offset loaded is below 2^31 (unsigned: the offsets a tail computes past the end and never
+  // loads may wrap). Rows past m and columns past n read the last valid one (their sums are never
+  // stored).
+  const uint32_t a_step = KS * static_cast<uint32_t>(p.a_k), b_step = KS * static_cast<uint32_t>(p.b_k);
+  uint32_t a_off[TM], b_off[NC];
 #pragma unroll
-  for (int i = 0; i < TM; ++i) a_row[i] = (i < p.m - 1 ? i : p.m - 1) * p.a_m;
+  for (int i = 0; i < TM; ++i)
+    a_off[i] = static_cast<uint32_t>((i < p.m - 1 ? i : p.m - 1) * p.a_m + (steps ? k_first : 0) * p.a_k);
+#pragma unroll
+  for (int c = 0; c < NC; ++c) {
+    const int64_t n = n0 + (KMajor ? warp * NC + c : lane);
+    b_off[c] = static_cast<uint32_t>((n < p.n - 1 ? n : p.n - 1) * p.b_n + (steps ? k_first : 0) * p.b_k);
+  }
 
   dev::pdl_wait();
   dev::pdl_launch_dependents();
 
-  if constexpr (KMajor) {
-    constexpr int kCols = kTileN / kWarps;
-    constexpr int U = TM >= 16 ? 4 : 8;  // k steps whose loads are in flight together
-    int64_t b_col[kCols];
+  float acc[NC][TM] = {};
+  // count < U: the tail, whose missing steps load zeros for A too (0 * Inf would be NaN).
+  auto batch = [&](int count) {
+    float av[U][TM], bv[U][NC];
 #pragma unroll
-    for (int c = 0; c < kCols; ++c) b_col[c] = (n0 + warp * kCols + c < p.n - 1 ? n0 + warp * kCols + c : p.n - 1) * p.b_n;
-    float acc[kCols][TM] = {};
-    for (int64_t k0 = kb + lane; k0 < ke; k0 += 32 * U) {
-      float av[U][TM], bv[U][kCols];
+    for (int u = 0; u < U; ++u) {
+      const bool in = u < count;
 #pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const int64_t k = k0 + 32 * u;
-        const bool in = k < ke;
-        const int64_t kk = in ? k : 0;
+      for (int i = 0; i < TM; ++i) av[u][i] = in ? ld_f32(A, a_off[i] + u * a_step) : 0.0f;
 #pragma unroll
-        for (int i = 0; i < TM; ++i) av[u][i] = in ? ld_f32(A, a_row[i] + kk * p.a_k) : 0.0f;
-#pragma unroll
-        for (int c = 0; c < kCols; ++c) bv[u][c] = in ? ld_f32(B, kk * p.b_k + b_col[c]) : 0.0f;
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-#pragma unroll
-        for (int c = 0; c < kCols; ++c)
-#pragma unroll
-          for (int i = 0; i < TM; ++i) acc[c][i] = fmaf(av[u][i], bv[u][c], acc[c][i]);
+      for (int c = 0; c < NC; ++c) bv[u][c] = in ? ld_f32(B, b_off[c] + u * b_step) : 0.0f;
     }
 #pragma unroll
-    for (int c = 0; c < kCols; ++c)
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int c = 0; c < NC; ++c)
+#pragma unroll
+        for (int i = 0; i < TM; ++i) acc[c][i] = fmaf(av[u][i], bv[u][c], acc[c][i]);
+#pragma unroll
+    for (int i = 0; i < TM; ++i) a_off[i] += U * a_step;
+#pragma unroll
+    for (int c = 0; c < NC; ++c) b_off[c] += U * b_step;
+  };
+  int left = steps;
+  for (; left >= U; left -= U) batch(U);
+  if (left > 0) batch(left);
+
+  if constexpr (KMajor) {
+#pragma unroll
+    for (int c = 0; c < NC; ++c)
 #pragma unroll
       for (int i = 0; i < TM; ++i) {
         float v = acc[c][i];
 #pragma unroll
         for (int s = 16; s > 0; s >>= 1) v += __shfl_xor_sync(0xffffffffu, v, s);
-        if (lane == 0) part[i * kTileN + warp * kCols + c] = v;
+        if (lane == 0) part[i * kTileN + warp * NC + c] = v;
       }
   } else {
-    constexpr int U = TM >= 16 ? 4 : 8;
-    const int64_t b_col = (n0 + lane < p.n - 1 ? n0 + lane : p.n - 1) * p.b_n;
-    float acc[TM] = {};
-    for (int64_t k0 = kb + warp; k0 < ke; k0 += kWarps * U) {
-      float av[U][TM], bv[U];
 #pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const int64_t k = k0 + kWarps * u;
-        const bool in = k < ke;
-        const int64_t kk = in ? k : 0;
-#pragma unroll
-        for (int i = 0; i < TM; ++i) av[u][i] = in ? ld_f32(A, a_row[i] + kk * p.a_k) : 0.0f;
-        bv[u] = in ? ld_f32(B, kk * p.b_k + b_col) : 0.0f;
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-#pragma unroll
-        for (int i = 0; i < TM; ++i) acc[i] = fmaf(av[u][i], bv[u], acc[i]);
-    }
-#pragma unroll
-    for (int i = 0; i < TM; ++i) red[(warp * TM + i) * kTileN + lane] = acc[i];
+    for (int i = 0; i < TM; ++i) red[(warp * TM + i) * kTileN + lane] = acc[0][i];
     __syncthreads();
     for (int o = tid; o < TM * kTileN; o += kThreads) {
       const int i = o / kTileN, col = o % kTileN;
@@ -201,6 +201,12 @@ Status sm90_tiny_supports(const GemmDesc& g, DType input) {
     return Status::unsupported("max(M, N) over 2^28: the tiny kernel's 1D grid");
   if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0)
     return Status(StatusCode::misaligned, "A and B must be aligned to their 2-byte elements");
+  const auto span = [](const MatrixDesc& x, StoredExtent e) {
+    const int64_t ld = effective_ld(x, e);
+    return x.layout == Layout::row ? (e.rows - 1) * ld + e.cols : (e.cols - 1) * ld + e.rows;
+  };
+  if (span(g.a, extent_a(g)) > kMaxSpan || span(g.b, extent_b(g)) > kMaxSpan)
+    return Status::unsupported("A or B spans over 2^29 elements: the tiny kernel's 32-bit offsets");
   if (g.d.pointer_alignment % dtype_bytes(g.d.dtype) != 0)
     return Status(StatusCode::misaligned, "D must be aligned to its elements");
   if (g.beta != 0.0f && g.c.pointer_alignment % dtype_bytes(g.c.dtype) != 0)
