@@ -302,6 +302,24 @@ void advise_swap_fit(const ShapeReport& r, double peak, std::vector<Advice>& out
           fmt("eta_pad %.2f", static_cast<double>(g.m) / static_cast<double>(ceil_div(g.m, w) * w)) + ")");
 }
 
+// The tiny kernel (min(M, N) <= 16 on the CUDA cores, one launch), where gemm()'s gate takes it
+// (path_rules.hpp). Priced by its own measured fit, not the tensor-core model: ~5.8 us (launch, one
+// DRAM round trip, the cluster's sum) plus the multiply-adds at ~1.5 TMAC/s.
+// NOTES (run 170, same process, the best cluster size): 2.8K-390K multiply-adds ran 5.4-8.4 us
+// (1x617x633 6.5); 7x1000x1001 (7M) 10.2.
+void advise_tiny(const ShapeReport& r, std::vector<Advice>& out) {
+  const GemmDesc& g = r.desc;
+  if (r.device.cc_major != 9 || (g.a.dtype != DType::bf16 && g.a.dtype != DType::f16) || g.b.dtype != g.a.dtype) return;
+  if (!tiny_kernel_gate(g.m, g.n, g.k, r.alignment.needs_repack)) return;
+  const double macs = static_cast<double>(g.m) * static_cast<double>(g.n) * static_cast<double>(g.k);
+  const double us = 5.8 + macs / 1.5e6;
+  add(out, r.predicted.total_us, us, "one launch on the CUDA cores (the tiny kernel; gemm() takes it here)",
+      "min(M, N) = " + std::to_string(std::min(g.m, g.n)) +
+          ": a tensor-core path is latency here (launches" + (r.alignment.needs_repack ? ", copies" : "") +
+          ", pipeline fill, epilogue); the tiny kernel reads any layout and alignment and sums K across a "
+          "cluster, " + fmt("~%.1f us measured-fit", us) + " (the plan's model under-prices these problems)");
+}
+
 }  // namespace
 
 std::vector<Advice> advise(const ShapeReport& r) {
@@ -327,6 +345,7 @@ std::vector<Advice> advise(const ShapeReport& r) {
   advise_tiles(r, peak, out);
   advise_swap_ab(r, peak, out);
   advise_swap_fit(r, peak, out);
+  advise_tiny(r, out);
 
   std::erase_if(out, [](const Advice& a) { return a.predicted_gain < 1.01; });
   std::stable_sort(out.begin(), out.end(),

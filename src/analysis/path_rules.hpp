@@ -111,4 +111,21 @@ constexpr int64_t swap_fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
   return 8 * best.cost <= 7 * unswapped ? best.width : 0;
 }
 
+// gemm()'s gate onto the tiny kernel (kernels/sm90/tiny_gemm.hpp: min(M, N) <= 16 on the CUDA
+// cores, one launch, K over a cluster): up to 2^19 multiply-adds, and up to 2^23 where A or B breaks
+// TMA's 16-byte rule (every tensor-core path then pays copies or slower loads).
+// NOTES (run 170, same process): it beat gemm()'s previous pick at all 18 measured problems of at
+// most 390K multiply-adds (1x617x633: 6.5 us against 17.3, cuBLAS 8.8) and at 7x1000x1001 (7M,
+// misaligned: 15.6 against 17.9); it lost from 13M up (8593x2x765: 51 against 17; aligned
+// 1x4096x4096, 16.8M: 19 against 16).
+inline constexpr int64_t kTinyMaxSmallSide = 16;
+inline constexpr int64_t kTinyGateMacs = int64_t{1} << 19;
+inline constexpr int64_t kTinyGateMacsMisaligned = int64_t{1} << 23;
+constexpr bool tiny_kernel_gate(int64_t m, int64_t n, int64_t k, bool operands_break_tma) {
+  const int64_t small = m < n ? m : n, large = m < n ? n : m;
+  if (small < 1 || small > kTinyMaxSmallSide || k < 1) return false;
+  const int64_t limit = operands_break_tma ? kTinyGateMacsMisaligned : kTinyGateMacs;
+  return large <= limit / small && k <= limit / (small * large);
+}
+
 }  // namespace tcgemm

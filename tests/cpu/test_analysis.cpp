@@ -215,6 +215,26 @@ TEST(Explain, TopAdviceIsTheMeasuredCure) {
   }
 }
 
+// The tiny kernel is advised where gemm()'s gate takes it and models a gain (run 170: 1x617x633 with
+// a row-major B ran 6.5 us on it against 17.3 through the copies, 21x4x1457 6.3 against 14.9), and
+// never past the gate (16x8192x8192: the swap tile).
+TEST(Explain, TinyAdviceWhereTheGateTakesIt) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  const auto tiny_rank = [&](GemmDesc g) {
+    Result<ShapeReport> r = explain(g, h200(), t);
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    for (size_t i = 0; r.ok() && i < r->advice.size(); ++i)
+      if (r->advice[i].action.find("tiny kernel") != std::string::npos) return static_cast<int>(i);
+    return -1;
+  };
+  GemmDesc gemv = bf16_tn(1, 617, 633);
+  gemv.b.layout = Layout::row;
+  EXPECT_EQ(tiny_rank(gemv), 0);
+  EXPECT_EQ(tiny_rank(bf16_tn(21, 4, 1457)), 0);
+  EXPECT_EQ(tiny_rank(bf16_tn(16, 8192, 8192)), -1);
+  EXPECT_EQ(tiny_rank(bf16_tn(8593, 2, 765)), -1);  // 13M multiply-adds: lost 51 us against 17
+}
+
 // Row classes (TMA over eight row classes, no copy) are advised exactly where gemm()'s gate takes
 // them, priced with the same model (analysis/split_model.hpp). Measured (runs 140, 150, the row-class
 // suite): row classes beat the copies at 128x8192x28673 (2.2x cuBLAS), 256x256x65537 (1.8x) and

@@ -76,13 +76,13 @@ TEST(Sm90TinyHost, PlanOrientsTheSmallSideOntoTheRows) {
   EXPECT_EQ(t.tile_m, 1);
   EXPECT_FALSE(t.k_major);  // B row-major: lanes along N
   EXPECT_EQ(t.tiles, 20);   // ceil(617 / 32)
-  EXPECT_EQ(t.splits, 5);   // ceil(633 / 128)
+  EXPECT_EQ(t.splits, 4);
   EXPECT_GE(t.k_per_rank * t.splits, 633);
   t = plan_tiny(problem({617, 14, 4097}, Layout::row, Layout::column));
   EXPECT_TRUE(t.swapped);
   EXPECT_EQ(t.tile_m, 16);
   EXPECT_TRUE(t.k_major);  // the kernel's B is A^T, row-major A: contiguous along K
-  EXPECT_EQ(t.splits, 8);
+  EXPECT_EQ(t.splits, 4);  // 20 tiles: clusters of 8 would take two rounds
   t = plan_tiny(problem({6, 9, 3}, Layout::column, Layout::column));
   EXPECT_EQ(t.tile_m, 8);
   EXPECT_EQ(t.splits, 1);
@@ -116,6 +116,25 @@ TEST(Sm90TinyHost, GemmTakesTheGatedEntryForTinyProblemsOnly) {
   const Status big = k->supports(problem({16, 8192, 8192}, Layout::row, Layout::column));
   EXPECT_EQ(big.code(), StatusCode::unsupported);
   EXPECT_NE(big.message().find("multiply-adds"), std::string::npos) << big.message();
+  // 7x1000x1001 (7M multiply-adds): taken with an odd ld (run 170: 15.6 us against 17.9 through the
+  // copies), not TMA-legal (the one-launch tensor-core paths win from ~1M up).
+  GemmDesc odd = problem({7, 1000, 1001}, Layout::row, Layout::column);
+  EXPECT_TRUE(k->supports(odd).ok());
+  odd.k = 1000;
+  EXPECT_EQ(k->supports(odd).code(), StatusCode::unsupported);
+  EXPECT_TRUE(tiny_kernel_gate(16, 128, 256, false));   // 2^19
+  EXPECT_FALSE(tiny_kernel_gate(16, 128, 257, false));
+  EXPECT_FALSE(tiny_kernel_gate(17, 17, 1, true));
+  EXPECT_FALSE(tiny_kernel_gate(1, int64_t{1} << 31, int64_t{1} << 31, true));  // no overflow
+}
+
+TEST(Sm90TinyHost, ClusterSizesFitOneRound) {
+  EXPECT_EQ(tiny_cluster_size(20, 633, 132), 4);   // 1x617x633: 20 clusters of 8 would need 2 rounds
+  EXPECT_EQ(tiny_cluster_size(32, 1001, 132), 2);  // 7x1000x1001
+  EXPECT_EQ(tiny_cluster_size(1, 650, 132), 8);
+  EXPECT_EQ(tiny_cluster_size(10, 173, 132), 4);   // 32 k a rank at least
+  EXPECT_EQ(tiny_cluster_size(269, 765, 132), 1);
+  EXPECT_EQ(tiny_cluster_size(1, 24, 132), 1);
 }
 
 TEST(Sm90TinyPick, GemmRunsTheTinyKernelAndMatchesTheReference) {

@@ -3,15 +3,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "analysis/path_rules.hpp"
+#include "kernels/common/repack.hpp"
 #include "kernels/sm90/tiny_gemm.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
 namespace {
-
-// Where gemm() takes the tiny kernel: the multiply-adds a tensor-core path cannot finish before
-// its fixed cost (launches, fill, epilogue) dominates. A first bound, to be set by measurement.
-constexpr int64_t kTinyGateMacs = int64_t{1} << 25;
 
 template <DType In>
 KernelEntry tiny_entry(std::string_view name) {
@@ -52,9 +50,11 @@ KernelEntry gated_tiny_entry(std::string_view name) {
     }();
     if (off) return Status::unsupported("TCGEMM_DIAG_NO_TINY_GATE=1");
     if (Status s = sm90_tiny_supports(g, In); !s.ok()) return s;
-    if (g.m * g.n * g.k > kTinyGateMacs)
-      return Status::unsupported(std::to_string(g.m * g.n * g.k) + " multiply-adds: over " +
-                                 std::to_string(kTinyGateMacs) + " the tensor-core paths are faster");
+    const bool misaligned = breaks_tma_rule(g.a, extent_a(g)) || breaks_tma_rule(g.b, extent_b(g));
+    if (!tiny_kernel_gate(g.m, g.n, g.k, misaligned))
+      return Status::unsupported(std::string("more multiply-adds than the tiny gate's ") +
+                                 (misaligned ? "2^23 (operands breaking TMA's rule)" : "2^19 (TMA-legal operands)") +
+                                 ": the tensor-core paths are faster");
     return Status::success();
   };
   return e;

@@ -23,7 +23,7 @@ constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr int kTileN = 32;         // columns a CTA: a warp's lanes (N-major) or 4 per warp (K-major)
 constexpr int kMaxSplits = 8;      // the portable cluster size
-constexpr int64_t kRankK = 128;    // k a rank at least: ~16 B elements a thread over 32 columns
+constexpr int64_t kRankK = 32;     // k a rank at least: one k step a lane (lanes along K)
 constexpr int64_t kMaxSpan = int64_t{1} << 29;  // elements an operand spans (32-bit offsets)
 
 // Oriented problem: rows m (<= the instance's TM), element (r, c) of X at x[r * x_r + c * x_c].
@@ -188,6 +188,16 @@ std::pair<int64_t, int64_t> strides(Layout layout, int64_t ld) {
 
 }  // namespace
 
+int tiny_cluster_size(int64_t tiles, int64_t k, int sms) {
+  // Clusters of s CTAs resident at once at one CTA a SM (the kernel's registers allow one): the
+  // H200 keeps 66 of 2, 30 of 4 and 15 of 8 on its 132 SMs (bench/NOTES.md, session 18; a
+  // cluster's CTAs share a GPC), scaled by the SM count elsewhere.
+  const auto resident = [sms](int s) -> int64_t { return s == 1 ? sms : s == 2 ? sms / 2 : s == 4 ? sms * 30 / 132 : sms * 15 / 132; };
+  int s = kMaxSplits;
+  while (s > 1 && (s * kRankK > k || tiles > resident(s))) s /= 2;
+  return s;
+}
+
 Status sm90_tiny_supports(const GemmDesc& g, DType input) {
   if (input != DType::bf16 && input != DType::f16) return Status::unsupported("the tiny kernel takes bf16 or f16 inputs");
   if (g.a.dtype != input || g.b.dtype != input)
@@ -224,7 +234,7 @@ TinyPlan plan_tiny(const GemmDesc& g) {
   t.tiles = (cols + kTileN - 1) / kTileN;
   // The profiler's --split_k_slices (set_forced_split_k) fixes the cluster size, within 1..8.
   t.splits = std::min(forced_split_k(), kMaxSplits);
-  if (t.splits <= 0) t.splits = static_cast<int>(std::clamp<int64_t>((g.k + kRankK - 1) / kRankK, 1, kMaxSplits));
+  if (t.splits <= 0) t.splits = tiny_cluster_size(t.tiles, g.k, current_sm_count());
   t.splits = static_cast<int>(std::min<int64_t>(t.splits, g.k));
   t.k_per_rank = (g.k + t.splits - 1) / t.splits;
   return t;

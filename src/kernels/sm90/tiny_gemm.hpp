@@ -10,12 +10,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/path_rules.hpp"
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
-
-// The largest small side the kernel takes (its widest row tile).
-inline constexpr int64_t kTinyMaxSmallSide = 16;
 
 struct TinyPlan {
   bool swapped = false;  // the kernel's rows are N (D^T = B^T A^T)
@@ -25,6 +23,12 @@ struct TinyPlan {
   int64_t k_per_rank = 0;
   int64_t tiles = 0;     // 32-column tiles of the kernel's N
 };
+
+// CTAs a cluster for `tiles` 32-column tiles and this K on `sms` SMs: the most of 1, 2, 4 and 8
+// whose clusters all fit at once (a second round of clusters cost more than the split saved:
+// run 170, 7x1000x1001 at 32 tiles ran 10.2 us in clusters of 2 and 15.6 in clusters of 8), with at
+// least 32 k a rank.
+int tiny_cluster_size(int64_t tiles, int64_t k, int sms);
 
 // ok for bf16/f16 A and B (the kernel's dtype), f32 accumulation, min(M, N) <= 16, element-aligned
 // pointers, any ld's and layouts.
