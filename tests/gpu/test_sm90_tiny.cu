@@ -3,10 +3,12 @@
 // orientations (N the small side: A/B swapped), sizes 1, 7, 33 and 4097, the automatic and forced
 // cluster sizes, D and C dtypes and layouts; against the device reference with D NaN-poisoned, run
 // twice for bitwise determinism. Host tests: the plan, the refusals, gemm()'s gate.
+#include <cmath>
 #include <iterator>
 #include <string>
 #include <tuple>
 
+#include "gpu/gemm_test_util.cuh"
 #include "gpu/gpu_test_util.hpp"
 #include "gpu/sm90_entry_check.cuh"
 #include "gpu/sm90_test_util.cuh"
@@ -135,6 +137,38 @@ TEST(Sm90TinyHost, ClusterSizesFitOneRound) {
   EXPECT_EQ(tiny_cluster_size(10, 173, 132), 4);   // 32 k a rank at least
   EXPECT_EQ(tiny_cluster_size(269, 765, 132), 1);
   EXPECT_EQ(tiny_cluster_size(1, 24, 132), 1);
+}
+
+// A NaN in A reaches exactly its row of D and an Inf in B its column, in both orientations, with K
+// split over a cluster of 8 and the Inf inside a lane's predicated tail (its zeros must not make
+// 0 * Inf elsewhere).
+TEST(Sm90TinyNan, NanAndInfReachTheirRowAndColumn) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (const bool swapped : {false, true}) {
+    SCOPED_TRACE(swapped ? "N the small side" : "M the small side");
+    GemmDesc g;
+    g.m = swapped ? 40 : 12;
+    g.n = swapped ? 12 : 40;
+    g.k = 300;
+    g.d = {DType::f32, Layout::row};
+    EXPECT_EQ(plan_tiny(g).splits, 8);
+    test::GemmBuffers buf(g, 5);
+    constexpr int64_t kNanRow = 5, kNanK = 3, kInfK = 7, kInfCol = 11;
+    test::set_element(buf.a.get(), kNanRow * g.k + kNanK, g.a.dtype, std::nanf(""));  // A(5, 3), row-major
+    test::set_element(buf.b.get(), kInfCol * g.k + kInfK, g.b.dtype, INFINITY);       // B(7, 11), column-major
+    const Status s = gemm_with_kernel(kEntries[0], g, buf.a.get(), buf.b.get(), nullptr, buf.d.get());
+    ASSERT_TRUE(s.ok()) << s.to_string();
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const std::vector<float> d = test::download_d(g, buf.d.get());
+    int bad = 0;
+    for (int64_t r = 0; r < g.m; ++r)
+      for (int64_t c = 0; c < g.n; ++c) {
+        const float v = d[r * g.n + c];
+        const bool good = r == kNanRow ? std::isnan(v) : c == kInfCol ? std::isinf(v) : std::isfinite(v);
+        if (!good && bad++ < 8) ADD_FAILURE() << "D(" << r << "," << c << ") = " << v;
+      }
+    EXPECT_EQ(bad, 0);
+  }
 }
 
 TEST(Sm90TinyPick, GemmRunsTheTinyKernelAndMatchesTheReference) {
