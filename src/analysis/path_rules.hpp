@@ -112,14 +112,16 @@ constexpr int64_t swap_fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
 }
 
 // gemm()'s gate onto the tiny kernel (kernels/sm90/tiny_gemm.hpp: min(M, N) <= 16 on the CUDA
-// cores, one launch, K over a cluster): up to 2^19 multiply-adds, and up to 2^23 where A or B breaks
+// cores, one launch, K over a cluster): up to 2^16 multiply-adds, and up to 2^23 where A or B breaks
 // TMA's 16-byte rule (every tensor-core path then pays copies or slower loads).
-// NOTES (run 170, same process): it beat gemm()'s previous pick at all 18 measured problems of at
-// most 390K multiply-adds (1x617x633: 6.5 us against 17.3, cuBLAS 8.8) and at 7x1000x1001 (7M,
-// misaligned: 15.6 against 17.9); it lost from 13M up (8593x2x765: 51 against 17; aligned
-// 1x4096x4096, 16.8M: 19 against 16).
+// NOTES (runs 170-171, same process): with operands breaking TMA's rule it beat gemm()'s previous
+// pick at every problem measured up to 7M multiply-adds (1x617x633: 6.5-6.7 us against 13.7-17.3,
+// cuBLAS 7.0-8.8; 7x1000x1001: 10.2 against 17.4) and lost from 13M up (8593x2x765: 51 against 17).
+// With TMA-legal operands the swap tiles start at ~5-6 us too: the tiny kernel won at 2.3K-7.2K
+// (1x118x24, 1x77x56, 4x24x24; 3x10x240 once of twice) and lost at 16x256x128 (524K: 7.1 against 5.8)
+// and 1x4096x4096 (16.8M); between 7.2K and 524K it was not measured, and the bound sits there.
 inline constexpr int64_t kTinyMaxSmallSide = 16;
-inline constexpr int64_t kTinyGateMacs = int64_t{1} << 19;
+inline constexpr int64_t kTinyGateMacs = int64_t{1} << 16;
 inline constexpr int64_t kTinyGateMacsMisaligned = int64_t{1} << 23;
 constexpr bool tiny_kernel_gate(int64_t m, int64_t n, int64_t k, bool operands_break_tma) {
   const int64_t small = m < n ? m : n, large = m < n ? n : m;

@@ -120,6 +120,20 @@ struct ForcedSplits {
   return g;
 }
 
+// The two misalignments of the misaligned-path tests: odd ld's (tight + 1 where tight is even, so
+// never a multiple of 8), or tight ld's with A's and B's base pointers 2 bytes off. Returns the
+// offset run_and_check / check_misaligned_case put the bases at.
+[[maybe_unused]] size_t misalign_ab(GemmDesc& g, bool odd_ld) {
+  auto ld_of = [&](StoredExtent e, Layout l) {
+    const int64_t t = tight_ld(e, l);
+    return odd_ld && t % 2 == 0 ? t + 1 : t;
+  };
+  g.a.ld = ld_of(extent_a(g), g.a.layout);
+  g.b.ld = ld_of(extent_b(g), g.b.layout);
+  g.a.pointer_alignment = g.b.pointer_alignment = odd_ld ? 256 : 2;
+  return odd_ld ? 0 : 2;
+}
+
 // TCGEMM_TEST_SMALL=1 (the compute-sanitizer runs) keeps only the small cases.
 [[maybe_unused]] bool small_only() {
   const char* v = std::getenv("TCGEMM_TEST_SMALL");

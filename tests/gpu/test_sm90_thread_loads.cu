@@ -36,15 +36,7 @@ TEST_P(Sm90ThreadLoads, MatchesDeviceReferenceAndIsDeterministic) {
   const ForcedSplits forced(kCounts[ci]);
   const int variant = ei + si + li + mi + ci;
   GemmDesc g = ab_problem(in, sh, li % 2 ? Layout::column : Layout::row, li / 2 ? Layout::row : Layout::column);
-  // Odd ld's: tight + 1 where tight is even (so never a multiple of 8); else tight with the base off.
-  auto ld_of = [&](StoredExtent e, Layout l) {
-    const int64_t t = tight_ld(e, l);
-    return mi == 0 ? (t % 2 == 0 ? t + 1 : t) : t;
-  };
-  g.a.ld = ld_of(extent_a(g), g.a.layout);
-  g.b.ld = ld_of(extent_b(g), g.b.layout);
-  const size_t offset = mi == 1 ? 2 : 0;
-  g.a.pointer_alignment = g.b.pointer_alignment = mi == 1 ? 2 : 256;
+  const size_t offset = misalign_ab(g, mi == 0);
   check_misaligned_case(*k, g, variant, offset);
 }
 

@@ -40,14 +40,8 @@ TEST_P(Sm90Tiny, MatchesDeviceReferenceAndIsDeterministic) {
   const Shape sh = kShapes[si];
   const ForcedSplits forced(kCounts[ci]);
   GemmDesc g = ab_problem(in, sh, li % 2 ? Layout::column : Layout::row, li / 2 ? Layout::row : Layout::column);
-  auto ld_of = [&](StoredExtent e, Layout l) {
-    const int64_t t = tight_ld(e, l);
-    return mi == 0 ? (t % 2 == 0 ? t + 1 : t) : t;
-  };
-  g.a.ld = ld_of(extent_a(g), g.a.layout);
-  g.b.ld = ld_of(extent_b(g), g.b.layout);
-  g.a.pointer_alignment = g.b.pointer_alignment = mi == 1 ? 2 : 256;
-  check_misaligned_case(*k, g, ei + si + li + mi + ci, mi == 1 ? 2 : 0);
+  const size_t offset = misalign_ab(g, mi == 0);
+  check_misaligned_case(*k, g, ei + si + li + mi + ci, offset);
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
@@ -124,8 +118,9 @@ TEST(Sm90TinyHost, GemmTakesTheGatedEntryForTinyProblemsOnly) {
   EXPECT_TRUE(k->supports(odd).ok());
   odd.k = 1000;
   EXPECT_EQ(k->supports(odd).code(), StatusCode::unsupported);
-  EXPECT_TRUE(tiny_kernel_gate(16, 128, 256, false));   // 2^19
-  EXPECT_FALSE(tiny_kernel_gate(16, 128, 257, false));
+  EXPECT_TRUE(tiny_kernel_gate(16, 64, 64, false));  // 2^16
+  EXPECT_FALSE(tiny_kernel_gate(16, 64, 65, false));
+  EXPECT_FALSE(tiny_kernel_gate(16, 256, 128, false));  // run 171: 7.1 us against 5.8 on the swap tile
   EXPECT_FALSE(tiny_kernel_gate(17, 17, 1, true));
   EXPECT_FALSE(tiny_kernel_gate(1, int64_t{1} << 31, int64_t{1} << 31, true));  // no overflow
 }

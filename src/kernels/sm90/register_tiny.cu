@@ -53,7 +53,7 @@ KernelEntry gated_tiny_entry(std::string_view name) {
     const bool misaligned = breaks_tma_rule(g.a, extent_a(g)) || breaks_tma_rule(g.b, extent_b(g));
     if (!tiny_kernel_gate(g.m, g.n, g.k, misaligned))
       return Status::unsupported(std::string("more multiply-adds than the tiny gate's ") +
-                                 (misaligned ? "2^23 (operands breaking TMA's rule)" : "2^19 (TMA-legal operands)") +
+                                 (misaligned ? "2^23 (operands breaking TMA's rule)" : "2^16 (TMA-legal operands)") +
                                  ": the tensor-core paths are faster");
     return Status::success();
   };
