@@ -47,9 +47,8 @@ Result<int> current_device_sm() {
   return sm;
 }
 
-// sm_90a code (wgmma, setmaxnreg, and everything built for sm_90a alone: min_sm 90) runs on compute
-// capability 9.0 only; the rest runs on any
-// device at least as new as min_sm.
+// sm_90a code (wgmma, setmaxnreg, and everything built for sm_90a alone: min_sm 90) runs on
+// compute capability 9.0 only; the rest runs on any device at least as new as min_sm.
 bool runs_on(const KernelEntry& k, int sm) {
   return k.family == MmaFamily::wgmma || k.min_sm == 90 ? sm == 90 : sm >= k.min_sm;
 }

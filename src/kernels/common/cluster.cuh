@@ -1,5 +1,5 @@
-// Thread-block clusters (sm_90): rank, cluster-wide barrier, addressing a peer CTA's shared
-// memory, arriving on a peer's mbarrier, and TMA loads multicast to several CTAs.
+// Thread-block clusters (sm_90): rank, cluster-wide barrier, addressing and reading a peer CTA's
+// shared memory, arriving on a peer's mbarrier, and TMA loads multicast to several CTAs.
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (type only)
@@ -26,6 +26,13 @@ __device__ __forceinline__ uint32_t map_to_rank(uint32_t smem, uint32_t rank) {
   uint32_t r;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(smem), "r"(rank));
   return r;
+}
+
+// A float at a shared::cluster address (map_to_rank): a peer CTA's shared memory.
+__device__ __forceinline__ float ld_cluster_f32(uint32_t cluster_addr) {
+  float v;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(cluster_addr) : "memory");
+  return v;
 }
 
 // NOTES: default semantics (release at CTA scope), as CUTLASS's ClusterBarrier::arrive: what is

@@ -53,12 +53,6 @@ __device__ __forceinline__ float ld_f32(const T* p, int64_t i) {
   }
 }
 
-__device__ __forceinline__ float ld_cluster_f32(uint32_t addr) {
-  float v;
-  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(addr) : "memory");
-  return v;
-}
-
 // Each CTA sums its rank's K range for TM rows x 32 columns into `part`; the cluster then adds the
 // ranks' parts in rank order, each rank finishing every splits-th output.
 // KMajor: lanes along K (B contiguous in K), warp w owns columns 4w..4w+3, sums by shuffles.
@@ -155,7 +149,7 @@ __global__ void __launch_bounds__(kThreads, 1) tiny_gemm_kernel(const __grid_con
     const int i = o / kTileN;
     const int64_t n = n0 + o % kTileN;
     float s = 0.0f;
-    for (int r = 0; r < p.splits; ++r) s += ld_cluster_f32(dev::map_to_rank(part_addr + 4u * o, r));
+    for (int r = 0; r < p.splits; ++r) s += dev::ld_cluster_f32(dev::map_to_rank(part_addr + 4u * o, r));
     if (i < p.m && n < p.n) {
       float v = p.alpha * s;
       if (p.beta != 0.0f) v += p.beta * dev::load_epilogue(p.c, i * p.c_row_stride + n * p.c_col_stride, p.c_dtype);
@@ -189,9 +183,10 @@ std::pair<int64_t, int64_t> strides(Layout layout, int64_t ld) {
 }  // namespace
 
 int tiny_cluster_size(int64_t tiles, int64_t k, int sms) {
-  // Clusters of s CTAs resident at once at one CTA a SM (the kernel's registers allow one): the
-  // H200 keeps 66 of 2, 30 of 4 and 15 of 8 on its 132 SMs (bench/NOTES.md, session 18; a
-  // cluster's CTAs share a GPC), scaled by the SM count elsewhere.
+  // Clusters of s CTAs resident at once at one CTA a SM (what the 8- and 16-row instances' 142-194
+  // registers allow; the smaller ones fit more, so this undercounts for them): the H200 keeps 66 of
+  // 2, 30 of 4 and 15 of 8 on its 132 SMs (bench/NOTES.md, session 18; a cluster's CTAs share a
+  // GPC), scaled by the SM count elsewhere.
   const auto resident = [sms](int s) -> int64_t { return s == 1 ? sms : s == 2 ? sms / 2 : s == 4 ? sms * 30 / 132 : sms * 15 / 132; };
   int s = kMaxSplits;
   while (s > 1 && (s * kRankK > k || tiles > resident(s))) s /= 2;
@@ -245,34 +240,22 @@ Status sm90_tiny_launch(const GemmArgs& args, DType input) {
   const TinyPlan t = plan_tiny(g);
   const auto [a_r, a_c] = strides(g.a.layout, effective_ld(g.a, extent_a(g)));  // A: (m, k)
   const auto [b_r, b_c] = strides(g.b.layout, effective_ld(g.b, extent_b(g)));  // B: (k, n)
-  struct {
-    void* d;
-    const void* c;
-    int64_t d_row_stride, d_col_stride, c_row_stride, c_col_stride;
-    float alpha, beta;
-    DType d_dtype, c_dtype;
-  } ep{};
-  set_caller_epilogue(ep, args);
   TinyParams p{};
+  set_caller_epilogue(p, args);
   p.k = g.k;
   if (!t.swapped) {
     p.m = g.m, p.n = g.n;
     p.a = args.a, p.a_m = a_r, p.a_k = a_c;
     p.b = args.b, p.b_k = b_r, p.b_n = b_c;
-    p.d_row_stride = ep.d_row_stride, p.d_col_stride = ep.d_col_stride;
-    p.c_row_stride = ep.c_row_stride, p.c_col_stride = ep.c_col_stride;
-  } else {  // D^T = B^T A^T: the kernel's A is B^T (rows n), its B is A^T (columns m)
+  } else {  // D^T = B^T A^T: the kernel's A is B^T (rows n), its B is A^T (columns m), its D is D^T
     p.m = g.n, p.n = g.m;
     p.a = args.b, p.a_m = b_c, p.a_k = b_r;
     p.b = args.a, p.b_k = a_c, p.b_n = a_r;
-    p.d_row_stride = ep.d_col_stride, p.d_col_stride = ep.d_row_stride;
-    p.c_row_stride = ep.c_col_stride, p.c_col_stride = ep.c_row_stride;
+    std::swap(p.d_row_stride, p.d_col_stride);
+    std::swap(p.c_row_stride, p.c_col_stride);
   }
   p.k_per_rank = t.k_per_rank;
   p.splits = t.splits;
-  p.d = ep.d, p.c = ep.c;
-  p.alpha = ep.alpha, p.beta = ep.beta;
-  p.d_dtype = ep.d_dtype, p.c_dtype = ep.c_dtype;
 
   const void* fn = input == DType::bf16 ? instance<__nv_bfloat16>(t.tile_m, t.k_major)
                                         : instance<__half>(t.tile_m, t.k_major);
