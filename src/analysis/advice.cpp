@@ -252,13 +252,16 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
   if (g.m % r.tile.tile_m == 0) return;
   GemmDesc s = g;
   std::swap(s.m, s.n);
-  // Widths 16 and 32 run 64-row tiles (one consumer warpgroup, 16 stages); 64 and 128 run 128,
-  // except width 64 where 256-row tiles (four consumers, 5 stages) fill >= 80% of the SMs, as
-  // gemm() runs it (swap_wide_tile_fills; bench/NOTES.md, run 57).
+  // Widths 16 and 32 run 64-row tiles (one consumer warpgroup, 16 stages), or 128-row ones (two,
+  // 12 and 11 stages) where 64 rows would take a second round and 128 fit one
+  // (swap_narrow_takes_128_rows, run 174); 64 and 128 run 128, except width 64 where 256-row tiles
+  // (four consumers, 5 stages) fill >= 80% of the SMs, as gemm() runs it (swap_wide_tile_fills;
+  // bench/NOTES.md, run 57).
   const int narrow = g.m <= 16 ? 16 : g.m <= 32 ? 32 : g.m <= 64 ? 64 : 128;
   const bool wide = swap_wide_tile_fills(g.m, g.n, r.device.sm_count);
-  const int rows = narrow <= 32 ? 64 : wide ? 256 : 128;
-  const int stages = narrow <= 32 ? 16 : wide ? 5 : narrow == 64 ? 9 : 7;
+  const bool narrow128 = swap_narrow_takes_128_rows(g.m, g.n, r.device.sm_count);
+  const int rows = narrow <= 32 ? (narrow128 ? 128 : 64) : wide ? 256 : 128;
+  const int stages = narrow <= 32 ? (narrow128 ? (narrow == 16 ? 12 : 11) : 16) : wide ? 5 : narrow == 64 ? 9 : 7;
   const TileConfig t{MmaFamily::wgmma, rows, narrow, r.tile.tile_k, stages, rows + 128, wide ? 96 : 168, 0};
   const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
   double best = predict_time(s, r.device, t, b, peak).total_us;
@@ -302,7 +305,7 @@ void advise_swap_fit(const ShapeReport& r, double peak, std::vector<Advice>& out
           fmt("eta_pad %.2f", static_cast<double>(g.m) / static_cast<double>(ceil_div(g.m, w) * w)) + ")");
 }
 
-// The tiny kernel (min(M, N) <= 16 on the CUDA cores, one launch), where gemm()'s gate takes it
+// The tiny kernel (the small side on the CUDA cores, one launch), where gemm()'s gate takes it
 // (path_rules.hpp). Priced by its own measured fit, not the tensor-core model: ~5.8 us (launch, one
 // DRAM round trip, the cluster's sum) plus the multiply-adds at ~1.5 TMAC/s.
 // NOTES (run 170, same process, the best cluster size): 2.8K-390K multiply-adds ran 5.4-8.4 us
@@ -310,7 +313,7 @@ void advise_swap_fit(const ShapeReport& r, double peak, std::vector<Advice>& out
 void advise_tiny(const ShapeReport& r, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.device.cc_major != 9 || (g.a.dtype != DType::bf16 && g.a.dtype != DType::f16) || g.b.dtype != g.a.dtype) return;
-  if (!tiny_kernel_gate(g.m, g.n, g.k, r.alignment.needs_repack)) return;
+  if (!tiny_kernel_gate(g.m, g.n, g.k, r.alignment.needs_repack, r.device.sm_count)) return;
   const double macs = static_cast<double>(g.m) * static_cast<double>(g.n) * static_cast<double>(g.k);
   const double us = 5.8 + macs / 1.5e6;
   add(out, r.predicted.total_us, us, "one launch on the CUDA cores (the tiny kernel; gemm() takes it here)",

@@ -24,6 +24,16 @@ constexpr bool swap_wide_tile_fills(int64_t m, int64_t n, int64_t sm_count) {
   return m > 32 && m <= 64 && 5 * ((n + 255) / 256) >= 4 * (sm_count > 1 ? sm_count : 1);
 }
 
+// Swap A/B for M <= 32: the narrow tiles stream 64 rows of N a CTA (one consumer warpgroup) at one
+// CTA a SM, or 128 rows (two) where 64 would need a second round of CTAs and 128 fits one. NOTES
+// (run 174, same process): 128 rows won all 24 problems measured in that band (M 16 and 26, N 9000,
+// 9666 and 16384, K 32-2048), 6.4-23.2 us against 8.8-26.6; the second round's fill and epilogue
+// cost more than a CTA's doubled stream.
+constexpr bool swap_narrow_takes_128_rows(int64_t m, int64_t n, int64_t sm_count) {
+  const int64_t sms = sm_count > 1 ? sm_count : 1;
+  return m <= 32 && (n + 63) / 64 > sms && (n + 127) / 128 <= sms;
+}
+
 // Pair-tiles (two CTA tiles along M, one 2-CTA cluster each) of an m x n D cut into tile_m x
 // tile_n tiles, and the clusters of a persistent grid on sm_count SMs.
 constexpr int64_t pair_tiles(int64_t m, int64_t n, int64_t tile_m, int64_t tile_n) {
@@ -111,23 +121,56 @@ constexpr int64_t swap_fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
   return 8 * best.cost <= 7 * unswapped ? best.width : 0;
 }
 
-// gemm()'s gate onto the tiny kernel (kernels/sm90/tiny_gemm.hpp: min(M, N) <= 16 on the CUDA
-// cores, one launch, K over a cluster): up to 2^16 multiply-adds, and up to 2^23 where A or B breaks
-// TMA's 16-byte rule (every tensor-core path then pays copies or slower loads).
-// NOTES (runs 170-171, same process): with operands breaking TMA's rule it beat gemm()'s previous
-// pick at every problem measured up to 7M multiply-adds (1x617x633: 6.5-6.7 us against 13.7-17.3,
-// cuBLAS 7.0-8.8; 7x1000x1001: 10.2 against 17.4) and lost from 13M up (8593x2x765: 51 against 17).
-// With TMA-legal operands the swap tiles start at ~5-6 us too: the tiny kernel won at 2.3K-7.2K
-// (1x118x24, 1x77x56, 4x24x24; 3x10x240 once of twice) and lost at 16x256x128 (524K: 7.1 against 5.8)
-// and 1x4096x4096 (16.8M); between 7.2K and 524K it was not measured, and the bound sits there.
+// The tiny kernel's cluster size (kernels/sm90/tiny_gemm.hpp) for `ctas` CTAs of K split nowhere:
+// the most of 1, 2, 4 and 8 whose clusters all fit at once (a second round of clusters cost more
+// than the split saved: run 170, 7x1000x1001 at 32 tiles ran 10.2 us in clusters of 2 and 15.6 in
+// clusters of 8), with at least 32 k a rank. Resident at one CTA a SM (what the 8- and 16-row
+// instances' 142-194 registers allow; the smaller ones fit more, so this undercounts for them): the
+// H200 keeps 66 clusters of 2, 30 of 4 and 15 of 8 on its 132 SMs (bench/NOTES.md, session 18; a
+// cluster's CTAs share a GPC), scaled by the SM count elsewhere.
+constexpr int tiny_cluster_size(int64_t ctas, int64_t k, int64_t sms) {
+  const auto resident = [sms](int s) -> int64_t {
+    return s == 1 ? sms : s == 2 ? sms / 2 : s == 4 ? sms * 30 / 132 : sms * 15 / 132;
+  };
+  int s = 8;
+  while (s > 1 && (s * int64_t{32} > k || ctas > resident(s))) s /= 2;
+  return s;
+}
+
+// gemm()'s gate onto the tiny kernel (kernels/sm90/tiny_gemm.hpp: the small side on the CUDA cores,
+// 16 rows a CTA, one launch, K over a cluster).
+// - min(M, N) <= 16: up to 2^16 multiply-adds, and up to 2^23 where A or B breaks TMA's 16-byte
+//   rule (every tensor-core path then pays copies or slower loads). NOTES (runs 170-171, same
+//   process): with operands breaking TMA's rule it beat gemm()'s previous pick at every problem
+//   measured up to 7M multiply-adds (1x617x633: 6.5-6.7 us against 13.7-17.3, cuBLAS 7.0-8.8;
+//   7x1000x1001: 10.2 against 17.4) and lost from 13M up (8593x2x765: 51 against 17). With TMA-legal
+//   operands the swap tiles start at ~5-6 us too: the tiny kernel won at 2.3K-7.2K (1x118x24,
+//   1x77x56, 4x24x24; 3x10x240 once of twice) and lost at 16x256x128 (524K: 7.1 against 5.8) and
+//   1x4096x4096 (16.8M); between 7.2K and 524K it was not measured, and the bound sits there.
+// - 16 < min(M, N) <= 64 (blocks of 16 rows): only where A or B breaks TMA's rule, up to 2^23, the
+//   blocks' CTAs in one round and at most 2^18 multiply-adds a CTA. NOTES (run 174, same process):
+//   it won all 8 such problems measured (42x40x456 7.4 us against 11.8, 64x300x99 7.6 against 10.1,
+//   17x617x633 14.4 against 17.0 at 162K a CTA) and lost the 4 outside (17x17x4097, 263K a CTA: 14.3
+//   against 12.3; 3000x24x111, 20x3000x131 and 40x7000x29, two or more rounds: 14.4-25.1 against
+//   7.5-10.5); TMA-legal, it won 2 of 6 (64x64x64, 48x1024x64) by under 1 us.
 inline constexpr int64_t kTinyMaxSmallSide = 16;
 inline constexpr int64_t kTinyGateMacs = int64_t{1} << 16;
 inline constexpr int64_t kTinyGateMacsMisaligned = int64_t{1} << 23;
-constexpr bool tiny_kernel_gate(int64_t m, int64_t n, int64_t k, bool operands_break_tma) {
+inline constexpr int64_t kTinyGateMacsPerCta = int64_t{1} << 18;
+// What the kernel itself runs (by name): the small side in blocks of 16 rows, one grid row a block.
+inline constexpr int64_t kTinyMaxRows = 64;
+constexpr bool tiny_kernel_gate(int64_t m, int64_t n, int64_t k, bool operands_break_tma, int64_t sm_count) {
   const int64_t small = m < n ? m : n, large = m < n ? n : m;
-  if (small < 1 || small > kTinyMaxSmallSide || k < 1) return false;
+  if (small < 1 || small > kTinyMaxRows || k < 1) return false;
   const int64_t limit = operands_break_tma ? kTinyGateMacsMisaligned : kTinyGateMacs;
-  return large <= limit / small && k <= limit / (small * large);
+  if (large > limit / small || k > limit / (small * large)) return false;
+  if (small <= kTinyMaxSmallSide) return true;
+  if (!operands_break_tma) return false;
+  const int64_t sms = sm_count > 1 ? sm_count : 1;
+  const int64_t ctas = (small + 15) / 16 * ((large + 31) / 32);
+  if (ctas > sms) return false;
+  const int64_t splits = tiny_cluster_size(ctas, k, sms);
+  return 16 * 32 * ((k + splits - 1) / splits) <= kTinyGateMacsPerCta;
 }
 
 }  // namespace tcgemm

@@ -19,6 +19,7 @@
 #include <tuple>
 #include <vector>
 
+#include "analysis/path_rules.hpp"
 #include "gpu/gpu_test_util.hpp"
 #include "gpu/sm90_entry_check.cuh"
 #include "gpu/sm90_test_util.cuh"
@@ -702,6 +703,41 @@ TEST(Sm90SwapABHost, WhoTakesMOf128) {
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 8192, 8192})).value(), "sm90_wgmma_bf16_64x128x64_s9_swapab");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 26880, 8192})).value(), "sm90_wgmma_bf16_64x128x64_s9_swapab");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {32, 28672, 8192})).value(), "sm90_wgmma_bf16_32x64x64_s16_swapab");
+}
+
+// M <= 32: 128 rows of N a CTA where 64 would take a second round and 128 fit one (run 174); the
+// decode shapes whose 64-row tiles fit one round, and N past two rounds of 128, keep 64 rows.
+TEST(Sm90SwapABHost, NarrowTilesTake128RowsForOneRound) {
+  if (current_sm_count() != 132) GTEST_SKIP() << "the rule's bounds are for 132 SMs";
+  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {26, 9666, 32})).value(), "sm90_wgmma_bf16_32x128x64_s11_swapab_oneround");
+  EXPECT_EQ(pick_kernel(tn_problem(DType::f16, {16, 16384, 2048})).value(), "sm90_wgmma_f16_16x128x64_s12_swapab_oneround");
+  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {16, 8192, 8192})).value(), "sm90_wgmma_bf16_16x64x64_s16_swapab");
+  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {16, 8448, 64})).value(), "sm90_wgmma_bf16_16x64x64_s16_swapab");
+  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {32, 16897, 64})).value(), "sm90_wgmma_bf16_32x64x64_s16_swapab");
+  EXPECT_TRUE(swap_narrow_takes_128_rows(32, 8449, 132));
+  EXPECT_TRUE(swap_narrow_takes_128_rows(1, 16896, 132));
+  EXPECT_FALSE(swap_narrow_takes_128_rows(33, 9000, 132));  // the 64-wide tile has its own rules
+}
+
+// gemm()'s 128-row entries of widths 16 and 32 on shapes their rule admits, with a K tail, alpha,
+// beta and an f32 D, against the device reference and twice bit for bit.
+TEST(Sm90SwapABOneRound, GemmsRuleShape) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (DType in : {DType::bf16, DType::f16})
+    for (const Shape sh : {Shape{13, 9000 - 3, 200}, Shape{26, 16384, 32}}) {
+      const std::string name = std::string("sm90_wgmma_") + std::string(to_string(in)) +
+                               (sh.m <= 16 ? "_16x128x64_s12" : "_32x128x64_s11") + "_swapab_oneround";
+      const KernelEntry* k = find_kernel(name);
+      ASSERT_NE(k, nullptr) << name;
+      GemmDesc g = tn_problem(in, sh, 0, -0.5f);
+      if (sh.m > 16) {
+        g.c = g.d = {DType::f32, Layout::row, 0};
+        g.beta = 0.25f;
+      }
+      if (current_sm_count() == 132) ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+      if (!k->supports(g).ok()) continue;
+      run_and_check(*k, g, 0, /*twice=*/true);
+    }
 }
 
 // gemm()'s entry for the wide tile on a shape its rule admits, with a K tail and alpha, against

@@ -138,11 +138,12 @@ struct EntryCase {
   Shape shape;
   bool f32_d = false;
 };
-// The stream-K shapes share a last round after a full one (the entry's rule at 66 clusters): 67
-// pair-tiles (one shared in 8 pieces) and 70 (four shared; three tile rows, so ghost CTAs).
+// The stream-K shapes share a last round after a full one (the entry's rule at 66 clusters, 64
+// k-blocks at least): 67 pair-tiles (one shared in 8 pieces) and 70 (four shared; three tile rows,
+// so ghost CTAs).
 const EntryCase kEntryCases[] = {
-    {"sm90_wgmma_bf16_128x256x64_s3_pc2x1_streamk", {256, 17152, 1024}},
-    {"sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk", {384, 8960, 512}},
+    {"sm90_wgmma_bf16_128x256x64_s3_pc2x1_streamk", {256, 17152, 4096}},
+    {"sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk", {384, 8960, 4096}},
     {"sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack", {1000, 1024, 1001}},
     {"sm90_wgmma_f16_128x256x64_s3_pc2x1_repack", {333, 776, 4099}},
     {"sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore", {577, 392, 96}},

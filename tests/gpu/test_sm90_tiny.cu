@@ -1,4 +1,4 @@
-// The tiny kernel (sm90_simt_*_16x32_tiny): min(M, N) <= 16 on the CUDA cores in one launch, K
+// The tiny kernel (sm90_simt_*_16x32_tiny): min(M, N) <= 64 (16 rows a CTA) on the CUDA cores in one launch, K
 // summed over a cluster's CTAs. Every A/B layout, odd ld's and 2-byte-offset base pointers, both
 // orientations (N the small side: A/B swapped), sizes 1, 7, 33 and 4097, the automatic and forced
 // cluster sizes, D and C dtypes and layouts; against the device reference with D NaN-poisoned, run
@@ -22,7 +22,9 @@ namespace {
 
 const char* const kEntries[] = {"sm90_simt_bf16_16x32_tiny", "sm90_simt_f16_16x32_tiny"};
 const Shape kShapes[] = {{1, 1, 1},      {1, 617, 633}, {7, 33, 4097}, {16, 4097, 33}, {4, 7, 1},
-                         {4097, 7, 65},  {617, 1, 633}, {33, 16, 300}, {8, 9, 2000},  {14, 3, 650}};
+                         {4097, 7, 65},  {617, 1, 633}, {33, 16, 300}, {8, 9, 2000},  {14, 3, 650},
+                         // past 16 rows: blocks of 16, the last one partial
+                         {42, 40, 456},  {1000, 33, 77}, {64, 4097, 33}, {17, 64, 1}};
 const int kCounts[] = {0, 1, 3, 8};  // 0: the plan's choice
 constexpr int kLayouts = 4;          // A row/column x B row/column
 constexpr int kMisalign = 2;         // odd ld's, or tight ld's with the base pointers 2 bytes off
@@ -79,6 +81,13 @@ TEST(Sm90TinyHost, PlanOrientsTheSmallSideOntoTheRows) {
   EXPECT_EQ(t.tile_m, 16);
   EXPECT_TRUE(t.k_major);  // the kernel's B is A^T, row-major A: contiguous along K
   EXPECT_EQ(t.splits, 4);  // 20 tiles: clusters of 8 would take two rounds
+  EXPECT_EQ(t.row_blocks, 1);
+  t = plan_tiny(problem({42, 40, 456}, Layout::column, Layout::column));
+  EXPECT_TRUE(t.swapped);
+  EXPECT_EQ(t.tile_m, 16);
+  EXPECT_EQ(t.row_blocks, 3);  // 40 rows of N
+  EXPECT_EQ(t.tiles, 2);       // 42 columns of M
+  EXPECT_EQ(t.splits, 8);      // 6 clusters of 8 fit one round
   t = plan_tiny(problem({6, 9, 3}, Layout::column, Layout::column));
   EXPECT_EQ(t.tile_m, 8);
   EXPECT_EQ(t.splits, 1);
@@ -91,7 +100,8 @@ TEST(Sm90TinyHost, RefusesWhatItCannotRun) {
   const KernelEntry* k = find_kernel(kEntries[0]);
   ASSERT_NE(k, nullptr);
   EXPECT_TRUE(k->supports(problem({16, 5000, 7}, Layout::column, Layout::row)).ok());
-  EXPECT_EQ(k->supports(problem({17, 17, 64}, Layout::row, Layout::column)).code(), StatusCode::unsupported);
+  EXPECT_TRUE(k->supports(problem({64, 5000, 7}, Layout::row, Layout::column)).ok());  // 4 row blocks
+  EXPECT_EQ(k->supports(problem({65, 65, 64}, Layout::row, Layout::column)).code(), StatusCode::unsupported);
   GemmDesc odd = problem({4, 64, 64}, Layout::row, Layout::column);
   odd.a.pointer_alignment = 1;
   EXPECT_EQ(k->supports(odd).code(), StatusCode::misaligned);
@@ -118,11 +128,31 @@ TEST(Sm90TinyHost, GemmTakesTheGatedEntryForTinyProblemsOnly) {
   EXPECT_TRUE(k->supports(odd).ok());
   odd.k = 1000;
   EXPECT_EQ(k->supports(odd).code(), StatusCode::unsupported);
-  EXPECT_TRUE(tiny_kernel_gate(16, 64, 64, false));  // 2^16
-  EXPECT_FALSE(tiny_kernel_gate(16, 64, 65, false));
-  EXPECT_FALSE(tiny_kernel_gate(16, 256, 128, false));  // run 171: 7.1 us against 5.8 on the swap tile
-  EXPECT_FALSE(tiny_kernel_gate(17, 17, 1, true));
-  EXPECT_FALSE(tiny_kernel_gate(1, int64_t{1} << 31, int64_t{1} << 31, true));  // no overflow
+  EXPECT_TRUE(tiny_kernel_gate(16, 64, 64, false, 132));  // 2^16
+  EXPECT_FALSE(tiny_kernel_gate(16, 64, 65, false, 132));
+  EXPECT_FALSE(tiny_kernel_gate(16, 256, 128, false, 132));  // run 171: 7.1 us against 5.8 on the swap tile
+  EXPECT_FALSE(tiny_kernel_gate(1, int64_t{1} << 31, int64_t{1} << 31, true, 132));  // no overflow
+}
+
+// Past 16 rows (blocks of 16): operands breaking TMA's rule, one round of CTAs, <= 2^18 multiply-adds
+// a CTA; run 174's winners in, its losers out.
+TEST(Sm90TinyHost, RowBlockGateFollowsRun174) {
+  for (Shape s : {Shape{42, 40, 456}, Shape{1000, 33, 77}, Shape{92, 18, 43}, Shape{25, 190, 121},
+                  Shape{17, 617, 633}, Shape{33, 1000, 77}, Shape{64, 300, 99}})
+    EXPECT_TRUE(tiny_kernel_gate(s.m, s.n, s.k, true, 132)) << s.m << "x" << s.n << "x" << s.k;
+  EXPECT_FALSE(tiny_kernel_gate(17, 17, 4097, true, 132));   // 16 x 32 x 513 a CTA
+  EXPECT_FALSE(tiny_kernel_gate(3000, 24, 111, true, 132));  // 188 CTAs: two rounds
+  EXPECT_FALSE(tiny_kernel_gate(20, 3000, 131, true, 132));
+  EXPECT_FALSE(tiny_kernel_gate(40, 7000, 29, true, 132));
+  EXPECT_FALSE(tiny_kernel_gate(48, 500, 1001, true, 132));  // 24M multiply-adds
+  EXPECT_FALSE(tiny_kernel_gate(64, 64, 64, false, 132));    // TMA-legal: 16 rows at most
+  EXPECT_FALSE(tiny_kernel_gate(65, 65, 1, true, 132));
+  const KernelEntry* k = find_kernel("sm90_simt_bf16_16x32_tiny_small");
+  ASSERT_NE(k, nullptr);
+  if (current_sm_count() == 132) {
+    EXPECT_TRUE(k->supports(problem({42, 40, 456}, Layout::column, Layout::column)).ok());
+    EXPECT_FALSE(k->supports(problem({64, 64, 64}, Layout::row, Layout::column)).ok());
+  }
 }
 
 TEST(Sm90TinyHost, ClusterSizesFitOneRound) {

@@ -479,6 +479,21 @@ KernelEntry swap_steal_entry(std::string_view name) {
   return e;
 }
 
+// The 128-row swap tiles of widths 16 and 32 where gemm() runs them (swap_narrow_takes_128_rows:
+// 64 rows would need a second round of CTAs, 128 fit one), above the 64-row tiles' 4; the by-name
+// alternates (preference 0) run anywhere their width fits.
+template <DType In, int TileN>
+KernelEntry swap_one_round_entry(std::string_view name) {
+  KernelEntry e = swap_entry<In, TileN, 2, 5>(name);
+  e.supports = [](const GemmDesc& g) {
+    if (!swap_narrow_takes_128_rows(g.m, g.n, current_sm_count()))
+      return Status::unsupported("the 128-row swap tile of widths 16 and 32 takes N where 64-row tiles need a second "
+                                 "round and 128-row ones fit one (the 64-row tile serves the rest)");
+    return sm90_swap_ab_supports(g, In, narrow<TileN, 2>());
+  };
+  return e;
+}
+
 // The four-consumer 64x256 swap tile where gemm() runs it (swap_wide_tile_fills, shared with
 // explain's advice: its CTAs fill >= 80% of the SMs), above the 64x128 tile's 4; by name it runs
 // anywhere its width fits.
@@ -887,6 +902,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(swap_steal_entry<DType::bf16, 32>("sm90_wgmma_bf16_32x64x64_s16_swapab_steal"));
   table.push_back(swap_steal_entry<DType::f16, 16>("sm90_wgmma_f16_16x64x64_s16_swapab_steal"));
   table.push_back(swap_steal_entry<DType::f16, 32>("sm90_wgmma_f16_32x64x64_s16_swapab_steal"));
+  table.push_back(swap_one_round_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x128x64_s12_swapab_oneround"));
+  table.push_back(swap_one_round_entry<DType::bf16, 32>("sm90_wgmma_bf16_32x128x64_s11_swapab_oneround"));
+  table.push_back(swap_one_round_entry<DType::f16, 16>("sm90_wgmma_f16_16x128x64_s12_swapab_oneround"));
+  table.push_back(swap_one_round_entry<DType::f16, 32>("sm90_wgmma_f16_32x128x64_s11_swapab_oneround"));
   table.push_back(swap_wide_entry<DType::bf16>("sm90_wgmma_bf16_64x256x64_s5_swapab_wide"));
   table.push_back(swap_wide_entry<DType::f16>("sm90_wgmma_f16_64x256x64_s5_swapab_wide"));
   // The tile family and the tile/stage sweep (bench/NOTES.md): B column-major; by name only.

@@ -5,6 +5,7 @@
 
 #include "analysis/path_rules.hpp"
 #include "kernels/common/repack.hpp"
+#include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/tiny_gemm.hpp"
 #include "runtime/registry.hpp"
 
@@ -31,6 +32,7 @@ KernelEntry tiny_entry(std::string_view name) {
   e.describe = [](const GemmDesc& g) {
     const TinyPlan t = plan_tiny(g);
     return std::string("CUDA cores, one launch") + (t.swapped ? ", A/B swapped" : "") + ", " +
+ (t.row_blocks > 1 ? std::to_string(t.row_blocks) + " row blocks of " : std::string()) +
            std::to_string(t.tile_m) + "x32 tiles, K over clusters of " + std::to_string(t.splits) +
            (t.k_major ? " (lanes along K)" : " (lanes along N)");
   };
@@ -51,10 +53,12 @@ KernelEntry gated_tiny_entry(std::string_view name) {
     if (off) return Status::unsupported("TCGEMM_DIAG_NO_TINY_GATE=1");
     if (Status s = sm90_tiny_supports(g, In); !s.ok()) return s;
     const bool misaligned = breaks_tma_rule(g.a, extent_a(g)) || breaks_tma_rule(g.b, extent_b(g));
-    if (!tiny_kernel_gate(g.m, g.n, g.k, misaligned))
-      return Status::unsupported(std::string("more multiply-adds than the tiny gate's ") +
-                                 (misaligned ? "2^23 (operands breaking TMA's rule)" : "2^16 (TMA-legal operands)") +
-                                 ": the tensor-core paths are faster");
+    if (!tiny_kernel_gate(g.m, g.n, g.k, misaligned, current_sm_count()))
+      return Status::unsupported(std::string("outside the tiny gate (") +
+                                 (misaligned ? "operands breaking TMA's rule: at most 2^23 multiply-adds; past 16 rows one "
+                                               "round of CTAs of at most 2^18"
+                                             : "TMA-legal operands: at most 16 rows and 2^16 multiply-adds") +
+                                 "): the tensor-core paths are faster");
     return Status::success();
   };
   return e;

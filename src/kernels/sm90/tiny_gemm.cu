@@ -23,10 +23,9 @@ constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr int kTileN = 32;         // columns a CTA: a warp's lanes (N-major) or 4 per warp (K-major)
 constexpr int kMaxSplits = 8;      // the portable cluster size
-constexpr int64_t kRankK = 32;     // k a rank at least: one k step a lane (lanes along K)
 constexpr int64_t kMaxSpan = int64_t{1} << 29;  // elements an operand spans (32-bit offsets)
 
-// Oriented problem: rows m (<= the instance's TM), element (r, c) of X at x[r * x_r + c * x_c].
+// Oriented problem: rows m (blocks of the instance's TM, one a grid row), element (r, c) of X at x[r * x_r + c * x_c].
 struct TinyParams {
   int64_t m, n, k;
   const void* a;
@@ -64,6 +63,8 @@ __global__ void __launch_bounds__(kThreads, 1) tiny_gemm_kernel(const __grid_con
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int rank = static_cast<int>(dev::cluster_ctarank());
   const int64_t n0 = static_cast<int64_t>(blockIdx.x / p.splits) * kTileN;
+  const int64_t m0 = static_cast<int64_t>(blockIdx.y) * TM;
+  const int64_t rows = min(static_cast<int64_t>(TM), p.m - m0);  // >= 1: the grid has no empty block
   const int64_t kb = rank * p.k_per_rank, ke = min(p.k, kb + p.k_per_rank);
   const T* A = static_cast<const T*>(p.a);
   const T* B = static_cast<const T*>(p.b);
@@ -76,13 +77,13 @@ __global__ void __launch_bounds__(kThreads, 1) tiny_gemm_kernel(const __grid_con
   const int steps = k_first < ke ? static_cast<int>((ke - k_first + KS - 1) / KS) : 0;
   // 32-bit element offsets: sm90_tiny_supports bounds each operand's span by 2^29 elements, so
   // every offset loaded is below 2^31 (unsigned: the offsets a tail computes past the end and never
-  // loads may wrap). Rows past m and columns past n read the last valid one (their sums are never
-  // stored).
+  // loads may wrap). Rows past the block's last and columns past n read the last valid one (their
+  // sums are never stored).
   const uint32_t a_step = KS * static_cast<uint32_t>(p.a_k), b_step = KS * static_cast<uint32_t>(p.b_k);
   uint32_t a_off[TM], b_off[NC];
 #pragma unroll
   for (int i = 0; i < TM; ++i)
-    a_off[i] = static_cast<uint32_t>((i < p.m - 1 ? i : p.m - 1) * p.a_m + (steps ? k_first : 0) * p.a_k);
+    a_off[i] = static_cast<uint32_t>((m0 + (i < rows - 1 ? i : rows - 1)) * p.a_m + (steps ? k_first : 0) * p.a_k);
 #pragma unroll
   for (int c = 0; c < NC; ++c) {
     const int64_t n = n0 + (KMajor ? warp * NC + c : lane);
@@ -150,10 +151,11 @@ __global__ void __launch_bounds__(kThreads, 1) tiny_gemm_kernel(const __grid_con
     const int64_t n = n0 + o % kTileN;
     float s = 0.0f;
     for (int r = 0; r < p.splits; ++r) s += dev::ld_cluster_f32(dev::map_to_rank(part_addr + 4u * o, r));
-    if (i < p.m && n < p.n) {
+    if (i < rows && n < p.n) {
+      const int64_t row = m0 + i;
       float v = p.alpha * s;
-      if (p.beta != 0.0f) v += p.beta * dev::load_epilogue(p.c, i * p.c_row_stride + n * p.c_col_stride, p.c_dtype);
-      dev::store_epilogue(p.d, i * p.d_row_stride + n * p.d_col_stride, p.d_dtype, v);
+      if (p.beta != 0.0f) v += p.beta * dev::load_epilogue(p.c, row * p.c_row_stride + n * p.c_col_stride, p.c_dtype);
+      dev::store_epilogue(p.d, row * p.d_row_stride + n * p.d_col_stride, p.d_dtype, v);
     }
   }
   // No CTA leaves while a peer may still read its part.
@@ -182,26 +184,15 @@ std::pair<int64_t, int64_t> strides(Layout layout, int64_t ld) {
 
 }  // namespace
 
-int tiny_cluster_size(int64_t tiles, int64_t k, int sms) {
-  // Clusters of s CTAs resident at once at one CTA a SM (what the 8- and 16-row instances' 142-194
-  // registers allow; the smaller ones fit more, so this undercounts for them): the H200 keeps 66 of
-  // 2, 30 of 4 and 15 of 8 on its 132 SMs (bench/NOTES.md, session 18; a cluster's CTAs share a
-  // GPC), scaled by the SM count elsewhere.
-  const auto resident = [sms](int s) -> int64_t { return s == 1 ? sms : s == 2 ? sms / 2 : s == 4 ? sms * 30 / 132 : sms * 15 / 132; };
-  int s = kMaxSplits;
-  while (s > 1 && (s * kRankK > k || tiles > resident(s))) s /= 2;
-  return s;
-}
-
 Status sm90_tiny_supports(const GemmDesc& g, DType input) {
   if (input != DType::bf16 && input != DType::f16) return Status::unsupported("the tiny kernel takes bf16 or f16 inputs");
   if (g.a.dtype != input || g.b.dtype != input)
     return Status::unsupported("A and B must both be " + std::string(to_string(input)));
   if (g.accumulate != DType::f32) return Status::unsupported("the tiny kernel accumulates in f32");
   if (Status s = check_epilogue_dtypes(g); !s.ok()) return s;
-  if (std::min(g.m, g.n) > kTinyMaxSmallSide)
+  if (std::min(g.m, g.n) > kTinyMaxRows)
     return Status::unsupported("min(M, N) = " + std::to_string(std::min(g.m, g.n)) + " is over the tiny kernel's " +
-                               std::to_string(kTinyMaxSmallSide) + " rows");
+                               std::to_string(kTinyMaxRows) + " rows");
   if (std::max(g.m, g.n) > (int64_t{1} << 31) / kMaxSplits)
     return Status::unsupported("max(M, N) over 2^28: the tiny kernel's 1D grid");
   if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0)
@@ -224,12 +215,13 @@ TinyPlan plan_tiny(const GemmDesc& g) {
   t.swapped = g.n < g.m;
   const int64_t rows = t.swapped ? g.n : g.m, cols = t.swapped ? g.m : g.n;
   t.tile_m = rows <= 1 ? 1 : rows <= 4 ? 4 : rows <= 8 ? 8 : 16;
+  t.row_blocks = static_cast<int>((rows + t.tile_m - 1) / t.tile_m);
   // The kernel's B is A^T when swapped: contiguous along K where A is row-major.
   t.k_major = t.swapped ? g.a.layout == Layout::row : g.b.layout == Layout::column;
   t.tiles = (cols + kTileN - 1) / kTileN;
   // The profiler's --split_k_slices (set_forced_split_k) fixes the cluster size, within 1..8.
   t.splits = std::min(forced_split_k(), kMaxSplits);
-  if (t.splits <= 0) t.splits = tiny_cluster_size(t.tiles, g.k, current_sm_count());
+  if (t.splits <= 0) t.splits = tiny_cluster_size(t.tiles * t.row_blocks, g.k, current_sm_count());
   t.splits = static_cast<int>(std::min<int64_t>(t.splits, g.k));
   t.k_per_rank = (g.k + t.splits - 1) / t.splits;
   return t;
@@ -262,7 +254,7 @@ Status sm90_tiny_launch(const GemmArgs& args, DType input) {
   if (!fn) return Status(StatusCode::internal, "tiny kernel: no instance for " + std::to_string(t.tile_m) + " rows");
   void* kernel_args[] = {&p};
   cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(static_cast<unsigned>(t.tiles * t.splits));
+  cfg.gridDim = dim3(static_cast<unsigned>(t.tiles * t.splits), static_cast<unsigned>(t.row_blocks));
   cfg.blockDim = dim3(kThreads);
   cfg.stream = args.stream;
   cudaLaunchAttribute attrs[2] = {cluster_dim_attribute(static_cast<unsigned>(t.splits)), pdl_attribute()};

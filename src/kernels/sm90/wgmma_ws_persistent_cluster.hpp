@@ -123,8 +123,8 @@ std::size_t pc_streamk_workspace_bytes(const PcStreamKPlan& p);
 // At most what the launch needs on this device (every cluster of current_sm_count() sharing).
 std::size_t sm90_wgmma_ws_pc_streamk_workspace(const GemmDesc& g);
 // Whether g has more than one tile row (with one, the second CTA of every pair would idle) and
-// either at least one full round of pair-tiles and a last round the plan shares (at most half full),
-// or a single round filling half to 60% of the clusters (and >= 64 k-blocks), on this
+// either at least one full round of pair-tiles and a last round the plan shares (at most half full;
+// >= 64 k-blocks a tile), or a single round filling half to 60% of the clusters (and >= 64 k-blocks), on this
 // device's SMs / 2 clusters: where gemm() prefers stream-K (bench/NOTES.md).
 bool sm90_pc_streamk_shares_tail(const GemmDesc& g);
 Status sm90_wgmma_ws_pc_streamk_supports(const GemmDesc& g, DType input);
