@@ -139,14 +139,18 @@ constexpr int tiny_cluster_size(int64_t ctas, int64_t k, int64_t sms) {
 
 // gemm()'s gate onto the tiny kernel (kernels/sm90/tiny_gemm.hpp: the small side on the CUDA cores,
 // 16 rows a CTA, one launch, K over a cluster).
-// - min(M, N) <= 16: up to 2^16 multiply-adds, and up to 2^23 where A or B breaks TMA's 16-byte
-//   rule (every tensor-core path then pays copies or slower loads). NOTES (runs 170-171, same
+// - min(M, N) <= 16: up to 2^16 multiply-adds (2^19 with at most 8 rows), and up to 2^23 where A or B
+//   breaks TMA's 16-byte rule (every tensor-core path then pays copies or slower loads). NOTES (runs 170-171, same
 //   process): with operands breaking TMA's rule it beat gemm()'s previous pick at every problem
 //   measured up to 7M multiply-adds (1x617x633: 6.5-6.7 us against 13.7-17.3, cuBLAS 7.0-8.8;
 //   7x1000x1001: 10.2 against 17.4) and lost from 13M up (8593x2x765: 51 against 17). With TMA-legal
 //   operands the swap tiles start at ~5-6 us too: the tiny kernel won at 2.3K-7.2K (1x118x24,
 //   1x77x56, 4x24x24; 3x10x240 once of twice) and lost at 16x256x128 (524K: 7.1 against 5.8) and
-//   1x4096x4096 (16.8M); between 7.2K and 524K it was not measured, and the bound sits there.
+//   1x4096x4096 (16.8M). Between (run 177, same process, two passes): with at most 8 rows it won
+//   at 205K-524K (30x1x6856 7.9-8.0 us against 9.5-9.6, 1x8192x64 6.0-6.5 against 6.4-7.4,
+//   4x4096x16, 512x8x64, 2x4096x32, 1x1024x256, 4x512x128; 8x256x128 tied), with 12 or 16 rows it
+//   tied or lost (16x128x128 7.0 against 5.3-7.0, 16x64x256, 16x256x64, 12x1000x40): so 2^19 up
+//   to 8 rows, 2^16 above.
 // - 16 < min(M, N) <= 64 (blocks of 16 rows): only where A or B breaks TMA's rule, up to 2^23, the
 //   blocks' CTAs in one round and at most 2^18 multiply-adds a CTA. NOTES (run 174, same process):
 //   it won all 8 such problems measured (42x40x456 7.4 us against 11.8, 64x300x99 7.6 against 10.1,
@@ -155,6 +159,7 @@ constexpr int tiny_cluster_size(int64_t ctas, int64_t k, int64_t sms) {
 //   7.5-10.5); TMA-legal, it won 2 of 6 (64x64x64, 48x1024x64) by under 1 us.
 inline constexpr int64_t kTinyMaxSmallSide = 16;
 inline constexpr int64_t kTinyGateMacs = int64_t{1} << 16;
+inline constexpr int64_t kTinyGateMacsNarrow = int64_t{1} << 19;  // TMA-legal, at most 8 rows
 inline constexpr int64_t kTinyGateMacsMisaligned = int64_t{1} << 23;
 inline constexpr int64_t kTinyGateMacsPerCta = int64_t{1} << 18;
 // What the kernel itself runs (by name): the small side in blocks of 16 rows, one grid row a block.
@@ -162,7 +167,7 @@ inline constexpr int64_t kTinyMaxRows = 64;
 constexpr bool tiny_kernel_gate(int64_t m, int64_t n, int64_t k, bool operands_break_tma, int64_t sm_count) {
   const int64_t small = m < n ? m : n, large = m < n ? n : m;
   if (small < 1 || small > kTinyMaxRows || k < 1) return false;
-  const int64_t limit = operands_break_tma ? kTinyGateMacsMisaligned : kTinyGateMacs;
+  const int64_t limit = operands_break_tma ? kTinyGateMacsMisaligned : small <= 8 ? kTinyGateMacsNarrow : kTinyGateMacs;
   if (large > limit / small || k > limit / (small * large)) return false;
   if (small <= kTinyMaxSmallSide) return true;
   if (!operands_break_tma) return false;

@@ -131,6 +131,11 @@ TEST(Sm90TinyHost, GemmTakesTheGatedEntryForTinyProblemsOnly) {
   EXPECT_TRUE(tiny_kernel_gate(16, 64, 64, false, 132));  // 2^16
   EXPECT_FALSE(tiny_kernel_gate(16, 64, 65, false, 132));
   EXPECT_FALSE(tiny_kernel_gate(16, 256, 128, false, 132));  // run 171: 7.1 us against 5.8 on the swap tile
+  EXPECT_FALSE(tiny_kernel_gate(16, 128, 128, false, 132));  // run 177: tied or lost with 12-16 rows
+  EXPECT_TRUE(tiny_kernel_gate(30, 1, 6856, false, 132));    // run 177: won with <= 8 rows up to 2^19
+  EXPECT_TRUE(tiny_kernel_gate(1, 8192, 64, false, 132));
+  EXPECT_FALSE(tiny_kernel_gate(1, 8192, 65, false, 132));
+  EXPECT_FALSE(tiny_kernel_gate(1, 4096, 4096, false, 132));
   EXPECT_FALSE(tiny_kernel_gate(1, int64_t{1} << 31, int64_t{1} << 31, true, 132));  // no overflow
 }
 

@@ -57,7 +57,7 @@ KernelEntry gated_tiny_entry(std::string_view name) {
       return Status::unsupported(std::string("outside the tiny gate (") +
                                  (misaligned ? "operands breaking TMA's rule: at most 2^23 multiply-adds; past 16 rows one "
                                                "round of CTAs of at most 2^18"
-                                             : "TMA-legal operands: at most 16 rows and 2^16 multiply-adds") +
+                                             : "TMA-legal operands: at most 16 rows and 2^16 multiply-adds, 2^19 up to 8 rows") +
                                  "): the tensor-core paths are faster");
     return Status::success();
   };
