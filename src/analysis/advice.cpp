@@ -162,6 +162,8 @@ void advise_stream_k(const ShapeReport& r, double peak, std::vector<Advice>& out
   if (r.waves.wave_efficiency > 0.95) return;
   const GemmDesc& g = r.desc;
   const TileConfig& t = r.tile;
+  // After a full wave, a tail of short tiles is not worth sharing (measured: kStreamKMinSharedKTiles).
+  if (r.waves.wave_count > 1 && ceil_div(g.k, t.tile_k) < kStreamKMinSharedKTiles) return;
   const int64_t iters = r.waves.grid_ctas * ceil_div(g.k, t.tile_k);
   const int64_t per_cta = ceil_div(iters, r.waves.resident_ctas);
   const double per_sm_flops = peak * 1e12 / r.device.sm_count;

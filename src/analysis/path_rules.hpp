@@ -34,6 +34,13 @@ constexpr bool swap_narrow_takes_128_rows(int64_t m, int64_t n, int64_t sm_count
   return m <= 32 && (n + 63) / 64 > sms && (n + 127) / 128 <= sms;
 }
 
+// Stream-K shares a last round of tiles after a full one only where a tile has at least this many
+// k-blocks (kernels/sm90 sm90_pc_streamk_shares_tail, and explain's stream-K advice): each shared
+// piece writes and reads back an f32 partial and pays a second pipeline fill whatever its k-blocks.
+// NOTES (run 175, same process, against the plain cluster kernel): sharing lost at 4-32 k-blocks
+// (6656x624x256 23.1 us against 15.2, 4224x4224x1024 77.3 against 72.5); at 66 (4224^3) it gained ~1%.
+inline constexpr int64_t kStreamKMinSharedKTiles = 64;
+
 // Pair-tiles (two CTA tiles along M, one 2-CTA cluster each) of an m x n D cut into tile_m x
 // tile_n tiles, and the clusters of a persistent grid on sm_count SMs.
 constexpr int64_t pair_tiles(int64_t m, int64_t n, int64_t tile_m, int64_t tile_n) {

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "analysis/path_rules.hpp"
 #include "tcgemm/analysis.hpp"
 
 using namespace tcgemm;
@@ -343,6 +344,19 @@ TEST(TimeModel, PartialLastWaveIsCheaperUnderThePowerCap) {
       EXPECT_LT(a.predicted_gain, 1.05);
     }
   }
+}
+
+// After a full wave, stream-K is advised only for tiles of 64 k-blocks or more, the bound gemm()
+// shares at (path_rules.hpp; run 175: sharing lost at 4-32 k-blocks, 4224x4224x256 36.6 us against
+// 28.5 plain). 4224^3 (66 k-blocks) may still draw it.
+TEST(Explain, StreamKAdviceNeedsLongTiles) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  for (int64_t k : {256, 1024, 4032}) {
+    Result<ShapeReport> r = explain(bf16_tn(4224, 4224, k), h200(), t);
+    ASSERT_TRUE(r.ok());
+    for (const Advice& a : r->advice) EXPECT_NE(a.action, "stream-K") << "K = " << k;
+  }
+  EXPECT_EQ(kStreamKMinSharedKTiles, 64);
 }
 
 // The swap tiles read both operands K-major through TMA with no copy in front: a misaligned

@@ -79,6 +79,7 @@
 #include <string>
 #include <type_traits>
 
+#include "analysis/path_rules.hpp"
 #include "kernels/common/cluster.cuh"
 #include "kernels/common/fixup.cuh"
 #include "kernels/common/mbarrier.cuh"
@@ -1038,7 +1039,7 @@ namespace {
 int64_t min_shared_k_tiles() {
   static const int64_t bound = [] {
     const char* v = std::getenv("TCGEMM_DIAG_STREAMK_MIN_KTILES");
-    return v != nullptr && *v != '\0' ? std::max<int64_t>(std::atoll(v), 0) : int64_t{64};
+    return v != nullptr && *v != '\0' ? std::max<int64_t>(std::atoll(v), 0) : kStreamKMinSharedKTiles;
   }();
   return bound;
 }
@@ -1056,12 +1057,8 @@ bool sm90_pc_streamk_shares_tail(const GemmDesc& g) {
   // piece writes and reads a 128 KB partial); below half the planner's split takes it.
   if (pg.pair_tiles < clusters)
     return 2 * pg.pair_tiles > clusters && 5 * pg.pair_tiles <= 3 * clusters && pg.k_tiles >= 64;
-  // After a full round, a shared tail pays each piece's 128 KB partial (written, then read in the
-  // fix-up) and a second pipeline fill whatever its k-blocks: with few k-blocks a tile that costs
-  // more than the idle clusters save. NOTES (run 175, same process, against the plain kernel):
-  // 6656x624 (12 of 66 pair-tiles left) 23.1 against 15.2 us at 4 k-blocks, 38.2 against 30.8 at
-  // 16, 51.2 against 50.1 at 32; 4224x4224 (25 left) 36.6 against 28.5 at 4, 77.3 against 72.5 at
-  // 16; at 66 (4224^3, runs 54-62) it gained ~1%.
+  // After a full round, only tiles of kStreamKMinSharedKTiles k-blocks or more (path_rules.hpp):
+  // below that a shared piece's partial and second fill cost more than the idle clusters save.
   return pg.k_tiles >= min_shared_k_tiles() && plan_pc_streamk(pg.pair_tiles, pg.k_tiles, clusters).sk_clusters > 0;
 }
 
