@@ -26,9 +26,9 @@ constexpr bool swap_wide_tile_fills(int64_t m, int64_t n, int64_t sm_count) {
 
 // Swap A/B for M <= 32: the narrow tiles stream 64 rows of N a CTA (one consumer warpgroup) at one
 // CTA a SM, or 128 rows (two) where 64 would need a second round of CTAs and 128 fits one. NOTES
-// (run 174, same process): 128 rows won all 24 problems measured in that band (M 16 and 26, N 9000,
-// 9666 and 16384, K 32-2048), 6.4-23.2 us against 8.8-26.6; the second round's fill and epilogue
-// cost more than a CTA's doubled stream.
+// (runs 174 and 176, same process): 128 rows won all 36 problems measured in that band (M 16, 26
+// and 32, N 9000-16384, K 32-8192; 26x9666x32 7.2 us against 10.4, 16x9000x8192 45.6 against
+// 56.8); the second round's fill and epilogue cost more than a CTA's doubled stream.
 constexpr bool swap_narrow_takes_128_rows(int64_t m, int64_t n, int64_t sm_count) {
   const int64_t sms = sm_count > 1 ? sm_count : 1;
   return m <= 32 && (n + 63) / 64 > sms && (n + 127) / 128 <= sms;
@@ -146,9 +146,9 @@ constexpr int tiny_cluster_size(int64_t ctas, int64_t k, int64_t sms) {
 
 // gemm()'s gate onto the tiny kernel (kernels/sm90/tiny_gemm.hpp: the small side on the CUDA cores,
 // 16 rows a CTA, one launch, K over a cluster).
-// - min(M, N) <= 16: up to 2^16 multiply-adds (2^19 with at most 8 rows), and up to 2^23 where A or B
-//   breaks TMA's 16-byte rule (every tensor-core path then pays copies or slower loads). NOTES (runs 170-171, same
-//   process): with operands breaking TMA's rule it beat gemm()'s previous pick at every problem
+// - min(M, N) <= 16: up to 2^16 multiply-adds (2^19 with at most 8 rows), and up to 2^23 where A or
+//   B breaks TMA's 16-byte rule (every tensor-core path then pays copies or slower loads). NOTES
+//   (runs 170-171, same process): with operands breaking TMA's rule it beat gemm()'s previous pick at every problem
 //   measured up to 7M multiply-adds (1x617x633: 6.5-6.7 us against 13.7-17.3, cuBLAS 7.0-8.8;
 //   7x1000x1001: 10.2 against 17.4) and lost from 13M up (8593x2x765: 51 against 17). With TMA-legal
 //   operands the swap tiles start at ~5-6 us too: the tiny kernel won at 2.3K-7.2K (1x118x24,
@@ -159,9 +159,10 @@ constexpr int tiny_cluster_size(int64_t ctas, int64_t k, int64_t sms) {
 //   tied or lost (16x128x128 7.0 against 5.3-7.0, 16x64x256, 16x256x64, 12x1000x40): so 2^19 up
 //   to 8 rows, 2^16 above.
 // - 16 < min(M, N) <= 64 (blocks of 16 rows): only where A or B breaks TMA's rule, up to 2^23, the
-//   blocks' CTAs in one round and at most 2^18 multiply-adds a CTA. NOTES (run 174, same process):
-//   it won all 8 such problems measured (42x40x456 7.4 us against 11.8, 64x300x99 7.6 against 10.1,
-//   17x617x633 14.4 against 17.0 at 162K a CTA) and lost the 4 outside (17x17x4097, 263K a CTA: 14.3
+//   blocks' CTAs in one round and at most 2^18 multiply-adds a CTA. NOTES (runs 174-177, same
+//   process): it won 9 of the 10 problems measured inside (42x40x456 7.3 us against 9.3-12.0,
+//   122x22x131 7.3 against 13.7, 17x617x633 14.1-14.4 against 17.0-18.9 at 162K a CTA; 858x57x43,
+//   108 CTAs, lost by ~0.5 us) and lost the 4 outside (17x17x4097, 263K a CTA: 14.3
 //   against 12.3; 3000x24x111, 20x3000x131 and 40x7000x29, two or more rounds: 14.4-25.1 against
 //   7.5-10.5); TMA-legal, it won 2 of 6 (64x64x64, 48x1024x64) by under 1 us.
 inline constexpr int64_t kTinyMaxSmallSide = 16;
