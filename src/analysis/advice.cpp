@@ -309,8 +309,8 @@ void advise_swap_fit(const ShapeReport& r, double peak, std::vector<Advice>& out
 
 // The tiny kernel (the small side on the CUDA cores, one launch), where gemm()'s gate takes it
 // (path_rules.hpp). Priced by its own measured fit, not the tensor-core model: the gate keeps its
-// CTAs to about one round, so the time is a fixed ~6.4 us (launch, one DRAM round trip, the cluster's sum) plus one
-// CTA's multiply-adds (rows x 32 columns x k a rank) at ~33K a microsecond.
+// CTAs to about one round, so the time is a fixed ~6.4 us (launch, one DRAM round trip, the
+// cluster's sum) plus one CTA's multiply-adds (rows x 32 columns x k a rank) at ~33K a microsecond.
 // NOTES (runs 170-177, same process, by name): 17K-39K a CTA ran 7.0-8.3 us (42x40x456 7.3,
 // 33x1000x77 7.7), 128K 10.2 (7x1000x1001), 212K 12.6 (26x28x3316), 263K 14.3 (17x17x4097); the
 // lanes-along-N instance runs slower (17x617x633: 162K, 14.1 against 11.3 by this fit).
@@ -318,12 +318,8 @@ void advise_tiny(const ShapeReport& r, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.device.cc_major != 9 || (g.a.dtype != DType::bf16 && g.a.dtype != DType::f16) || g.b.dtype != g.a.dtype) return;
   if (!tiny_kernel_gate(g.m, g.n, g.k, r.alignment.needs_repack, r.device.sm_count)) return;
-  const int64_t rows = std::min(g.m, g.n), cols = std::max(g.m, g.n);
-  const int64_t tile_rows = rows <= 1 ? 1 : rows <= 4 ? 4 : rows <= 8 ? 8 : 16;
-  const int64_t ctas = ceil_div(rows, tile_rows) * ceil_div(cols, 32);
-  const int64_t splits = tiny_cluster_size(ctas, g.k, r.device.sm_count);
-  const double per_cta = static_cast<double>(tile_rows * 32 * ceil_div(g.k, splits));
-  const double us = 6.4 + per_cta / 33e3;
+  const TinyGrid t = tiny_grid(std::min(g.m, g.n), std::max(g.m, g.n), g.k, r.device.sm_count);
+  const double us = 6.4 + static_cast<double>(t.tile_rows * kTinyTileCols * t.k_per_rank) / 33e3;
   add(out, r.predicted.total_us, us, "one launch on the CUDA cores (the tiny kernel; gemm() takes it here)",
       "min(M, N) = " + std::to_string(std::min(g.m, g.n)) +
           ": a tensor-core path is latency here (launches" + (r.alignment.needs_repack ? ", copies" : "") +

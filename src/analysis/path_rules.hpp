@@ -128,30 +128,57 @@ constexpr int64_t swap_fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
   return 8 * best.cost <= 7 * unswapped ? best.width : 0;
 }
 
-// The tiny kernel's cluster size (kernels/sm90/tiny_gemm.hpp) for `ctas` CTAs of K split nowhere:
-// the most of 1, 2, 4 and 8 whose clusters all fit at once (a second round of clusters cost more
-// than the split saved: run 170, 7x1000x1001 at 32 tiles ran 10.2 us in clusters of 2 and 15.6 in
-// clusters of 8), with at least 32 k a rank. Resident at one CTA a SM (what the 8- and 16-row
-// instances' 142-194 registers allow; the smaller ones fit more, so this undercounts for them): the
-// H200 keeps 66 clusters of 2, 30 of 4 and 15 of 8 on its 132 SMs (bench/NOTES.md, session 18; a
-// cluster's CTAs share a GPC), scaled by the SM count elsewhere.
+// The tiny kernel's CTA: 32 columns of the large side; clusters of at most 8 CTAs (the portable size).
+inline constexpr int64_t kTinyTileCols = 32;
+inline constexpr int kTinyMaxClusterSize = 8;
+
+// The tiny kernel's cluster size for `ctas` CTAs before K is split: the most of 1, 2, 4 and 8 whose
+// clusters all fit at once (a second round of clusters cost more than the split saved: run 170,
+// 7x1000x1001 at 32 tiles ran 10.2 us in clusters of 2 and 15.6 in clusters of 8), with at least 32
+// k a rank. Resident at one CTA a SM (what the 8- and 16-row instances' 142-194 registers allow; the
+// smaller ones fit more, so this undercounts for them): the H200 keeps 66 clusters of 2, 30 of 4 and
+// 15 of 8 on its 132 SMs (bench/NOTES.md, session 18; a cluster's CTAs share a GPC), scaled by the SM
+// count elsewhere.
 constexpr int tiny_cluster_size(int64_t ctas, int64_t k, int64_t sms) {
   const auto resident = [sms](int s) -> int64_t {
     return s == 1 ? sms : s == 2 ? sms / 2 : s == 4 ? sms * 30 / 132 : sms * 15 / 132;
   };
-  int s = 8;
+  int s = kTinyMaxClusterSize;
   while (s > 1 && (s * int64_t{32} > k || ctas > resident(s))) s /= 2;
   return s;
+}
+
+// The tiny kernel's grid for a small side of `rows`, a large side of `cols` and K on `sms` SMs: the
+// plan it launches (kernels/sm90/tiny_gemm.cu plan_tiny, which passes the profiler's forced count),
+// gemm()'s gate and explain's price all read this one. forced_splits > 0 fixes the cluster size
+// (at most 8); K caps it either way.
+struct TinyGrid {
+  int64_t tile_rows = 1;   // the instance's rows: 1, 4, 8 or 16
+  int64_t row_blocks = 1;  // blocks of tile_rows (the grid's y)
+  int64_t tiles = 1;       // 32-column tiles of the large side
+  int64_t splits = 1;      // CTAs of a cluster, along K
+  int64_t k_per_rank = 0;
+};
+constexpr TinyGrid tiny_grid(int64_t rows, int64_t cols, int64_t k, int64_t sms, int64_t forced_splits = 0) {
+  TinyGrid t;
+  t.tile_rows = rows <= 1 ? 1 : rows <= 4 ? 4 : rows <= 8 ? 8 : 16;
+  t.row_blocks = (rows + t.tile_rows - 1) / t.tile_rows;
+  t.tiles = (cols + kTinyTileCols - 1) / kTinyTileCols;
+  t.splits = forced_splits > 0 ? (forced_splits < kTinyMaxClusterSize ? forced_splits : kTinyMaxClusterSize)
+                               : tiny_cluster_size(t.tiles * t.row_blocks, k, sms);
+  if (t.splits > k) t.splits = k;
+  t.k_per_rank = (k + t.splits - 1) / t.splits;
+  return t;
 }
 
 // gemm()'s gate onto the tiny kernel (kernels/sm90/tiny_gemm.hpp: the small side on the CUDA cores,
 // 16 rows a CTA, one launch, K over a cluster).
 // - min(M, N) <= 16: up to 2^16 multiply-adds (2^19 with at most 8 rows), and up to 2^23 where A or
 //   B breaks TMA's 16-byte rule (every tensor-core path then pays copies or slower loads). NOTES
-//   (runs 170-171, same process): with operands breaking TMA's rule it beat gemm()'s previous pick at every problem
-//   measured up to 7M multiply-adds (1x617x633: 6.5-6.7 us against 13.7-17.3, cuBLAS 7.0-8.8;
-//   7x1000x1001: 10.2 against 17.4) and lost from 13M up (8593x2x765: 51 against 17). With TMA-legal
-//   operands the swap tiles start at ~5-6 us too: the tiny kernel won at 2.3K-7.2K (1x118x24,
+//   (runs 170-171, same process): with operands breaking TMA's rule it beat gemm()'s previous pick
+//   at every problem measured up to 7M multiply-adds (1x617x633: 6.5-6.7 us against 13.7-17.3,
+//   cuBLAS 7.0-8.8; 7x1000x1001: 10.2 against 17.4) and lost from 13M up (8593x2x765: 51 against
+//   17). With TMA-legal operands the swap tiles start at ~5-6 us too: the tiny kernel won at 2.3K-7.2K (1x118x24,
 //   1x77x56, 4x24x24; 3x10x240 once of twice) and lost at 16x256x128 (524K: 7.1 against 5.8) and
 //   1x4096x4096 (16.8M). Between (run 177, same process, two passes): with at most 8 rows it won
 //   at 205K-524K (30x1x6856 7.9-8.0 us against 9.5-9.6, 1x8192x64 6.0-6.5 against 6.4-7.4,
@@ -164,7 +191,7 @@ constexpr int tiny_cluster_size(int64_t ctas, int64_t k, int64_t sms) {
 //   122x22x131 7.3 against 13.7, 17x617x633 14.1-14.4 against 17.0-18.9 at 162K a CTA; 858x57x43,
 //   108 CTAs, lost by ~0.5 us) and lost the 4 outside (17x17x4097, 263K a CTA: 14.3
 //   against 12.3; 3000x24x111, 20x3000x131 and 40x7000x29, two or more rounds: 14.4-25.1 against
-//   7.5-10.5); TMA-legal, it won 2 of 6 (64x64x64, 48x1024x64) by under 1 us.
+//   7.5-10.5); TMA-legal, it won 2 of 6 (64x64x64, 48x1024x64) by at most 1 us.
 inline constexpr int64_t kTinyMaxSmallSide = 16;
 inline constexpr int64_t kTinyGateMacs = int64_t{1} << 16;
 inline constexpr int64_t kTinyGateMacsNarrow = int64_t{1} << 19;  // TMA-legal, at most 8 rows
@@ -180,10 +207,8 @@ constexpr bool tiny_kernel_gate(int64_t m, int64_t n, int64_t k, bool operands_b
   if (small <= kTinyMaxSmallSide) return true;
   if (!operands_break_tma) return false;
   const int64_t sms = sm_count > 1 ? sm_count : 1;
-  const int64_t ctas = (small + 15) / 16 * ((large + 31) / 32);
-  if (ctas > sms) return false;
-  const int64_t splits = tiny_cluster_size(ctas, k, sms);
-  return 16 * 32 * ((k + splits - 1) / splits) <= kTinyGateMacsPerCta;
+  const TinyGrid t = tiny_grid(small, large, k, sms);
+  return t.row_blocks * t.tiles <= sms && t.tile_rows * kTinyTileCols * t.k_per_rank <= kTinyGateMacsPerCta;
 }
 
 }  // namespace tcgemm

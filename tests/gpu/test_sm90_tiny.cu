@@ -1,5 +1,5 @@
-// The tiny kernel (sm90_simt_*_16x32_tiny): min(M, N) <= 64 (16 rows a CTA) on the CUDA cores in one launch, K
-// summed over a cluster's CTAs. Every A/B layout, odd ld's and 2-byte-offset base pointers, both
+// The tiny kernel (sm90_simt_*_16x32_tiny): min(M, N) <= 64 (16 rows a CTA) on the CUDA cores in one
+// launch, K summed over a cluster's CTAs. Every A/B layout, odd ld's and 2-byte-offset base pointers, both
 // orientations (N the small side: A/B swapped), sizes 1, 7, 33 and 4097, the automatic and forced
 // cluster sizes, D and C dtypes and layouts; against the device reference with D NaN-poisoned, run
 // twice for bitwise determinism. Host tests: the plan, the refusals, gemm()'s gate.

@@ -32,7 +32,7 @@ KernelEntry tiny_entry(std::string_view name) {
   e.describe = [](const GemmDesc& g) {
     const TinyPlan t = plan_tiny(g);
     return std::string("CUDA cores, one launch") + (t.swapped ? ", A/B swapped" : "") + ", " +
- (t.row_blocks > 1 ? std::to_string(t.row_blocks) + " row blocks of " : std::string()) +
+           (t.row_blocks > 1 ? std::to_string(t.row_blocks) + " row blocks of " : std::string()) +
            std::to_string(t.tile_m) + "x32 tiles, K over clusters of " + std::to_string(t.splits) +
            (t.k_major ? " (lanes along K)" : " (lanes along N)");
   };

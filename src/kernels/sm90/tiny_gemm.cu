@@ -21,11 +21,11 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
-constexpr int kTileN = 32;         // columns a CTA: a warp's lanes (N-major) or 4 per warp (K-major)
-constexpr int kMaxSplits = 8;      // the portable cluster size
+constexpr int kTileN = static_cast<int>(kTinyTileCols);  // a warp's lanes (N-major) or 4 per warp (K-major)
 constexpr int64_t kMaxSpan = int64_t{1} << 29;  // elements an operand spans (32-bit offsets)
 
-// Oriented problem: rows m (blocks of the instance's TM, one a grid row), element (r, c) of X at x[r * x_r + c * x_c].
+// Oriented problem: rows m (blocks of the instance's TM, one a grid row), element (r, c) of X at
+// x[r * x_r + c * x_c].
 struct TinyParams {
   int64_t m, n, k;
   const void* a;
@@ -193,7 +193,7 @@ Status sm90_tiny_supports(const GemmDesc& g, DType input) {
   if (std::min(g.m, g.n) > kTinyMaxRows)
     return Status::unsupported("min(M, N) = " + std::to_string(std::min(g.m, g.n)) + " is over the tiny kernel's " +
                                std::to_string(kTinyMaxRows) + " rows");
-  if (std::max(g.m, g.n) > (int64_t{1} << 31) / kMaxSplits)
+  if (std::max(g.m, g.n) > (int64_t{1} << 31) / kTinyMaxClusterSize)
     return Status::unsupported("max(M, N) over 2^28: the tiny kernel's 1D grid");
   if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0)
     return Status(StatusCode::misaligned, "A and B must be aligned to their 2-byte elements");
@@ -214,16 +214,14 @@ TinyPlan plan_tiny(const GemmDesc& g) {
   TinyPlan t;
   t.swapped = g.n < g.m;
   const int64_t rows = t.swapped ? g.n : g.m, cols = t.swapped ? g.m : g.n;
-  t.tile_m = rows <= 1 ? 1 : rows <= 4 ? 4 : rows <= 8 ? 8 : 16;
-  t.row_blocks = static_cast<int>((rows + t.tile_m - 1) / t.tile_m);
+  const TinyGrid grid = tiny_grid(rows, cols, g.k, current_sm_count(), forced_split_k());
+  t.tile_m = static_cast<int>(grid.tile_rows);
+  t.row_blocks = static_cast<int>(grid.row_blocks);
   // The kernel's B is A^T when swapped: contiguous along K where A is row-major.
   t.k_major = t.swapped ? g.a.layout == Layout::row : g.b.layout == Layout::column;
-  t.tiles = (cols + kTileN - 1) / kTileN;
-  // The profiler's --split_k_slices (set_forced_split_k) fixes the cluster size, within 1..8.
-  t.splits = std::min(forced_split_k(), kMaxSplits);
-  if (t.splits <= 0) t.splits = tiny_cluster_size(t.tiles * t.row_blocks, g.k, current_sm_count());
-  t.splits = static_cast<int>(std::min<int64_t>(t.splits, g.k));
-  t.k_per_rank = (g.k + t.splits - 1) / t.splits;
+  t.tiles = grid.tiles;
+  t.splits = static_cast<int>(grid.splits);  // the profiler's --split_k_slices fixes it, within 1..8
+  t.k_per_rank = grid.k_per_rank;
   return t;
 }
 

@@ -1,6 +1,6 @@
 // One launch for tiny problems, any layout and alignment (tiny_gemm.cu): the small side (M, or N
-// with A/B swapped: 16 rows a CTA, up to 64 in blocks) on the CUDA cores, K split over the CTAs of a thread-block cluster
-// and summed through distributed shared memory in rank order (bitwise reproducible, no workspace).
+// with A/B swapped: 16 rows a CTA, up to 64 in blocks) on the CUDA cores, K split over the CTAs of
+// a thread-block cluster and summed through distributed shared memory in rank order (bitwise reproducible, no workspace).
 // Why: below a few MFLOP every tensor-core path of ours is latency: 2-3 dependent launches where an
 // operand breaks TMA's 16-byte rule, a pipeline fill and a staged epilogue where it does not, and
 // cuBLAS's GEMV-like kernels ran 1x617x633 in 8.4 us against our best 14.5 (bench/NOTES.md, run 162).
@@ -25,7 +25,8 @@ struct TinyPlan {
   int row_blocks = 1;    // blocks of tile_m rows (the grid's y): more than one past 16 rows
 };
 
-// The cluster size: tiny_cluster_size (analysis/path_rules.hpp), shared with gemm()'s gate.
+// The grid (rows, tiles, cluster size): tiny_grid (analysis/path_rules.hpp), which gemm()'s gate
+// and explain read too.
 
 // ok for bf16/f16 A and B (the kernel's dtype), f32 accumulation, min(M, N) <= 64 (kTinyMaxRows),
 // element-aligned pointers, any ld's and layouts.
