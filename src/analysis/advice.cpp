@@ -216,6 +216,11 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
     if (const int64_t w = fit_tile_width(g.m, g.n, r.device.sm_count);
         w > 0 && c_as_d && g.d.layout == Layout::row && g.d.dtype == in && (in == DType::bf16 || in == DType::f16))
       candidates.push_back({MmaFamily::wgmma, 128, static_cast<int>(w), tk, 4, 384, 168, 0, 2});
+    // The tall 256x128 tile (four consumer warpgroups, 640 threads at 96 registers), where gemm()
+    // runs it: the same rule.
+    if (tall_tile_wins(g.m, g.n, r.device.sm_count) && c_as_d && g.d.layout == Layout::row && g.d.dtype == in &&
+        (in == DType::bf16 || in == DType::f16))
+      candidates.push_back({MmaFamily::wgmma, 256, 128, tk, 4, 640, 96, 0, 2});
   } else {
     candidates = {base, {base.family, 128, 64, base.tile_k, base.stages, 128, base.regs_per_thread, 0},
                   {base.family, 64, 128, base.tile_k, base.stages, 128, base.regs_per_thread, 0},

@@ -128,6 +128,22 @@ constexpr int64_t swap_fit_tile_width(int64_t m, int64_t n, int64_t sm_count) {
   return 8 * best.cost <= 7 * unswapped ? best.width : 0;
 }
 
+// The persistent cluster kernel's tall 256x128 tile (four consumer warpgroups, 512 rows of M a
+// cluster) where its pair-tile rounds cost at least 5% less MMA area than a fitting width or
+// 128x256 on a tall D: N that cuts badly into 256-wide columns, where the 192x192 rule does not
+// apply. NOTES (run 181, same process): against 128x144, 6656x624x1024 21.2 us against 23.3,
+// x4096 58.0 against 68.2 (cuBLAS 58.0), 13312x624x1024 36.1 against 40.4, x256 level; against the
+// 192x192 tile it tied or lost (4232x800x7784 f16 117.6 against 108.6, 6656x520x2048 33.9
+// against 32.3), so that rule keeps its shapes.
+constexpr bool tall_tile_wins(int64_t m, int64_t n, int64_t sm_count) {
+  if (m <= 256 || n >= m || square_tile_wins(m, n, sm_count)) return false;
+  if (2 * pair_tiles(m, n, 128, 256) <= pair_clusters(sm_count)) return false;  // split-K's planner serves it
+  const int64_t fit = fit_tile_width(m, n, sm_count);
+  const int64_t baseline = fit != 0 ? pair_tile_rounds(m, n, 128, fit, sm_count) * 128 * fit
+                                    : pair_tile_rounds(m, n, 128, 256, sm_count) * 128 * 256;
+  return 20 * pair_tile_rounds(m, n, 256, 128, sm_count) * 256 * 128 <= 19 * baseline;
+}
+
 // The tiny kernel's CTA: 32 columns of the large side; clusters of at most 8 CTAs (the portable size).
 inline constexpr int64_t kTinyTileCols = 32;
 inline constexpr int kTinyMaxClusterSize = 8;

@@ -241,6 +241,34 @@ INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterSquare,
                                             ::testing::Values(1, 3)),
                          square_case_name);
 
+// The tall 256x128 tile through its gated entry on the shapes its rule admits at 132 SMs, an odd K
+// and ragged M and N edges included (four consumers, each a 64-row slab of the 256-row tile).
+TEST(Sm90PersistentClusterTall, GemmEntryOnItsShapes) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (const Shape s : {Shape{6656, 624, 256}, Shape{13312, 624, 131}, Shape{6600, 616, 72}}) {
+    SCOPED_TRACE(shape_name(s));
+    for (DType in : {DType::bf16, DType::f16}) {
+      const GemmDesc g = tn_problem(in, s, 0, 0.5f);
+      const char* name = in == DType::bf16 ? "sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore_tall"
+                                           : "sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore_tall";
+      if (!find_kernel(name)->supports(g).ok()) GTEST_SKIP() << "not 132 SMs: the rule admits other shapes";
+      run_and_check(name, in, 4, -1, g, PcDStore::tma, PcTile::m256n128);
+    }
+  }
+}
+
+// The tall tile's rule (132 SMs, 66 clusters): one round of 256x128 pair-tiles where the fitting
+// width or 128x256 needs two (run 181); the 192x192 rule's shapes stay with it.
+TEST(Sm90PersistentClusterHost, TallTileRule) {
+  EXPECT_TRUE(tall_tile_wins(6656, 624, 132));    // 13 x 5 = 65 pair-tiles against 128x144's 130
+  EXPECT_TRUE(tall_tile_wins(13312, 624, 132));   // 2 rounds against 4
+  EXPECT_FALSE(tall_tile_wins(6656, 520, 132));   // the 192x192 tile's (33.9 us against 32.3)
+  EXPECT_FALSE(tall_tile_wins(4232, 800, 132));   // the 192x192 tile's (117.6 against 108.6, f16)
+  EXPECT_FALSE(tall_tile_wins(4096, 4096, 132));  // 128x256 fills its rounds
+  EXPECT_FALSE(tall_tile_wins(624, 6656, 132));   // wide: the swapped fitting widths' side
+  EXPECT_FALSE(tall_tile_wins(256, 624, 132));    // one tile row of 256
+}
+
 // D by the threads on the 192x192 tile: its three consumers' slabs and chunks (s4: 64-column boxes).
 TEST(Sm90PersistentClusterSquareThreadsD, OddLd) {
   TCGEMM_REQUIRE_GPU(90);

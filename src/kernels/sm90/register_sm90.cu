@@ -658,6 +658,21 @@ KernelEntry pc_square_entry(std::string_view name) {
   return e;
 }
 
+// The tall 256x128 tile where gemm() runs it (preference 5, above the 192x192 and fitting-width
+// rules' 4): tall_tile_wins (analysis/path_rules.hpp, shared with explain).
+template <DType In>
+KernelEntry pc_tall_entry(std::string_view name) {
+  KernelEntry e = pc_entry<In, 4, 0, PcTile::m256n128>(name);
+  e.preference = 5;
+  e.supports = [](const GemmDesc& g) {
+    if (!tall_tile_wins(g.m, g.n, current_sm_count()))
+      return Status::unsupported("the 256x128 tile runs no fewer tile rounds' area than the other cluster tiles here "
+                                 "(by at least 5%)");
+    return sm90_wgmma_ws_pc_supports(g, In);
+  };
+  return e;
+}
+
 // wgmma_ws_pingpong.cu: the persistent cluster kernel's contract (TN, row-major 16-bit D,
 // beta == 0) with ping-pong consumers, each warpgroup a 64x256 tile of its own; by name only
 // (preference 0) until the bench decides.
@@ -839,6 +854,11 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n160>("sm90_wgmma_f16_128x160x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n176>("sm90_wgmma_f16_128x176x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n192>("sm90_wgmma_f16_128x192x64_s4_pc2x1_tmastore"));
+  // The tall 256x128 tile (four consumer warpgroups); by name until measured.
+  table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m256n128>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m256n128>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore"));
+  table.push_back(pc_tall_entry<DType::bf16>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore_tall"));
+  table.push_back(pc_tall_entry<DType::f16>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore_tall"));
   table.push_back(pc_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_swap_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_swapab"));

@@ -108,12 +108,14 @@ using dev::WgmmaInput;
 template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256, bool kF32D = false>
 struct Config {
   static constexpr bool kSquare = Tile == PcTile::m192n192;
+  static constexpr bool kTall = Tile == PcTile::m256n128;
   // The grid-fitting widths (PcTile::m128n144/160/176/192): 128 rows, N chosen per shape so the pair
   // grid fills the clusters (fit_tile_width, analysis/path_rules.hpp); a width not a multiple of the 64-column store box ends
   // in a partial box, stored by the threads.
   static constexpr bool kFit = is_pc_fit_tile(Tile);
-  static constexpr int kTileM = kSquare ? 192 : 128;
+  static constexpr int kTileM = kSquare ? 192 : kTall ? 256 : 128;
   static constexpr int kTileN = kSquare                       ? 192
+                                : kTall                    ? 128
                                 : Tile == PcTile::m128n144 ? 144
                                 : Tile == PcTile::m128n160 ? 160
                                 : Tile == PcTile::m128n176 ? 176
@@ -141,8 +143,12 @@ struct Config {
   // 192x192: the whole 64x192 16-bit slab (24 KB) at 3 stages, one 8 KB box at 4 (what is left
   // beside 192 KB of stages for three consumers).
   // The fitting widths (16-bit D): the whole tile row, rounded up to whole boxes, at any stage count.
-  static constexpr uint32_t kConsumerCBytes =
-      kFit ? 64 * 2 * ((kTileN + 63) / 64 * 64) : kSquare ? (Stages == 3 ? 24576 : 8192) : (Stages == 3 ? 32768 : 16384);
+  // 256x128 (4 stages): one 8 KB box a consumer, as 192x192 at 4 stages (four consumers' 16 KB
+  // rows would not fit beside 192 KB of stages).
+  static constexpr uint32_t kConsumerCBytes = kFit ? 64 * 2 * ((kTileN + 63) / 64 * 64)
+                                              : kSquare ? (Stages == 3 ? 24576 : 8192)
+                                              : kTall   ? 8192
+                                                        : (Stages == 3 ? 32768 : 16384);
   static constexpr int kStoreCols = kConsumerCBytes / (64 * kDBytes);  // 256/128 16-bit, 128/64 f32
   static constexpr int kBoxCols = kSwizzleBytes / kDBytes;
   static constexpr uint32_t kBoxBytes = 64 * kSwizzleBytes;                      // 8 KB
@@ -162,9 +168,12 @@ struct Config {
   static constexpr uint32_t kSmemBytes = kStages * kStageBytes + kCBytes + kBarrierBytes + kAtomBytes;
 
   // setmaxnreg: 40*128 + 232*256 = 64512 <= 65536 (the producer computes 64-bit tile coordinates);
-  // three consumers: 40*128 + 152*384 = 63488 (96 accumulators each).
+  // three consumers: 40*128 + 152*384 = 63488 (96 accumulators each); four: 40*128 + 104*512 =
+  // 58368 (64 accumulators each). NOTES: setmaxnreg only moves registers inside what the CTA was
+  // launched with (640 threads: 96 each, 61440), so .inc past it waits forever (40 + 112: a hang,
+  // run 180). At 104 the consumers spill 16 bytes; 32 + 112 moved a 32-byte spill to the producer.
   static constexpr int kProducerRegisters = 40;
-  static constexpr int kConsumerRegisters = kConsumers == 2 ? 232 : 152;
+  static constexpr int kConsumerRegisters = kConsumers == 2 ? 232 : kConsumers == 3 ? 152 : 104;
   static constexpr int kAccumulators = kTileN / 2;  // m64nN: N/2 floats per thread
 };
 
@@ -185,8 +194,9 @@ constexpr bool check_config() {
                     C::kBoxBytes % C::kAtomBytes == 0,
                 "every stage, B half and C box must start on a 1024-byte swizzle atom");
   static_assert(C::kSmemBytes <= 227 * 1024, "over the 227 KB per-block shared-memory limit");
-  static_assert(128 * C::kProducerRegisters + 128 * C::kConsumers * C::kConsumerRegisters <= 65536,
-                "register budget over the 64K-register file");
+  static_assert(128 * C::kProducerRegisters + 128 * C::kConsumers * C::kConsumerRegisters <=
+                    C::kThreads * (65536 / C::kThreads / 8 * 8),
+                "setmaxnreg budget over the registers the CTA is launched with");
   return true;
 }
 static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf16, 4>() &&
@@ -197,7 +207,8 @@ static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf
               check_config<WgmmaInput::bf16, 4, PcTile::m128n144>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m128n160>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m128n176>() &&
-              check_config<WgmmaInput::bf16, 4, PcTile::m128n192>());
+              check_config<WgmmaInput::bf16, 4, PcTile::m128n192>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m256n128>());
 static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
                   Config<WgmmaInput::tf32, 4>::kSmemBytes == Config<WgmmaInput::bf16, 4>::kSmemBytes,
               "tf32 stages and C buffers hold the same bytes as 16-bit ones");
@@ -854,6 +865,9 @@ const void* pick_function(DType input, int stages, PcTile tile) {
       return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, decltype(t)::value>()
                                   : kernel_function<WgmmaInput::f16, 4, false, decltype(t)::value>();
     });
+  if (tile == PcTile::m256n128)
+    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m256n128>()
+                                : kernel_function<WgmmaInput::f16, 4, false, PcTile::m256n128>();
   if (tile == PcTile::m192n192) {
     if (input == DType::bf16)
       return stages == 3 ? kernel_function<WgmmaInput::bf16, 3, false, PcTile::m192n192>()
@@ -1156,6 +1170,13 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
                  : launch_impl<WgmmaInput::f16, 4, false, decltype(t)::value>(args, input, max_clusters, store);
     });
   }
+  if (tile == PcTile::m256n128) {
+    if (!pc_tile_instantiated(input, stages, tile) || args.desc.d.dtype != input)
+      return Status(StatusCode::internal, "persistent cluster kernel: the 256x128 tile is built for bf16 and f16 at 4 "
+                                          "stages, D in the input type");
+    return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m256n128>(args, input, max_clusters, store)
+                                : launch_impl<WgmmaInput::f16, 4, false, PcTile::m256n128>(args, input, max_clusters, store);
+  }
   if (tile == PcTile::m192n192) {
     if (!pc_tile_instantiated(input, stages, tile))
       return Status(StatusCode::internal, "persistent cluster kernel: the 192x192 tile is built for bf16 (3 or 4 "
@@ -1211,7 +1232,7 @@ bool pc_tile_instantiated(DType input, int stages, PcTile tile) {
   if (stages != 3 && stages != 4) return false;
   if (tile == PcTile::m128n256) return input == DType::bf16 || input == DType::f16 || input == DType::tf32;
   if (tile == PcTile::m192n192) return input == DType::bf16 || (input == DType::f16 && stages == 4);
-  return (input == DType::bf16 || input == DType::f16) && stages == 4;  // the fitting widths
+  return (input == DType::bf16 || input == DType::f16) && stages == 4;  // the fitting widths, 256x128
 }
 
 Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
@@ -1223,6 +1244,10 @@ Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
       using C = Config<WgmmaInput::bf16, 4, decltype(t)::value>;
       return {C::kTileM, C::kTileN, tile_k, 4, C::kThreads, static_cast<int>(C::kSmemBytes)};
     });
+  if (tile == PcTile::m256n128) {
+    using C = Config<WgmmaInput::bf16, 4, PcTile::m256n128>;
+    return {C::kTileM, C::kTileN, tile_k, 4, C::kThreads, static_cast<int>(C::kSmemBytes)};
+  }
   if (tile == PcTile::m192n192) {
     using C = Config<WgmmaInput::bf16, 3, PcTile::m192n192>;
     return {C::kTileM, C::kTileN, tile_k, stages, C::kThreads,

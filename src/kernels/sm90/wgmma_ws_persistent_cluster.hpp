@@ -43,7 +43,11 @@ enum class PcDStore { tma, threads };
 // m128n144/160/176/192: the grid-fitting widths (4 stages, bf16/f16, D of the input type), which
 // also store a column-major D: the swapped problem D^T = B^T A^T of pc_swap.hpp, whose D^T tile
 // goes out as one box of width x 64 rows of D.
-enum class PcTile { m128n256, m192n192, m128n144, m128n176, m128n192, m128n160 };
+// m256n128 (four consumer warpgroups of m64n128, bf16/f16 at 4 stages, D of the input type): the
+// tall tile, 512 rows of M a cluster, for N that cuts badly into 256-wide columns (6656x624: 13 x 5
+// pair-tiles, one round, where 128x256 needs 26 x 3); cuBLAS runs its 128x256 tile this way there
+// (bench/NOTES.md, session 21).
+enum class PcTile { m128n256, m192n192, m128n144, m128n176, m128n192, m128n160, m256n128 };
 constexpr bool is_pc_fit_tile(PcTile t) {
   return t == PcTile::m128n144 || t == PcTile::m128n160 || t == PcTile::m128n176 || t == PcTile::m128n192;
 }
