@@ -854,7 +854,8 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n160>("sm90_wgmma_f16_128x160x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n176>("sm90_wgmma_f16_128x176x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n192>("sm90_wgmma_f16_128x192x64_s4_pc2x1_tmastore"));
-  // The tall 256x128 tile (four consumer warpgroups); by name until measured.
+  // The tall 256x128 tile (four consumer warpgroups): by name anywhere it runs; gemm() takes the
+  // _tall entry where its rule does (run 181).
   table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m256n128>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m256n128>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore"));
   table.push_back(pc_tall_entry<DType::bf16>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore_tall"));
