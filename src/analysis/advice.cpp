@@ -63,6 +63,7 @@ void advise_repack(const ShapeReport& r, std::vector<Advice>& out) {
 // problem's plan; problems of <= 2 k-blocks go to the thread loads instead (register_sm90.cu).
 // NOTES: measured where the gate takes it (runs 140, 150, the row-class suite): 128x8192x28673
 // 2.2x cuBLAS against 1.1x through the copies, 256x256x65537 1.8x against 1.1x, 64x8192x8193 1.8x.
+inline constexpr const char* kRowClassAction = "load A/B by TMA as eight row classes (no copy)";
 void advise_row_classes(const ShapeReport& r, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.predicted.copy_us <= 0 || r.tile.family != MmaFamily::wgmma) return;
@@ -91,7 +92,7 @@ void advise_row_classes(const ShapeReport& r, std::vector<Advice>& out) {
   };
   const double copies_us = 2.0 * (copy_bytes(wg.a.ok, g.m) + copy_bytes(wg.b.ok, g.n)) / kRepackBytesPerUs + kRepackLaunchUs;
   if (row.us > kRowClassMargin * (copies_us + on_copies.us)) return;
-  add(out, r.predicted.total_us, row.us, "load A/B by TMA as eight row classes (no copy)",
+  add(out, r.predicted.total_us, row.us, kRowClassAction,
       "A and B are K-major and break TMA's 16-byte rule; rows r, r + 8, ... of each form a legal TMA tensor, "
       "realigned in shared memory at ~" + fmt("%.1f us", 1e6 * row_tiles[row.tile].load_kblock_seconds) +
           " a k-block (measured): tile 128x" + std::to_string(row_tiles[row.tile].tile_n) + ", " +
@@ -332,6 +333,27 @@ void advise_tiny(const ShapeReport& r, std::vector<Advice>& out) {
           "cluster, " + fmt("~%.1f us measured-fit", us) + " (the plan's model under-prices these problems)");
 }
 
+// The skinny kernel (mma.sync, both operands streamed along K in 16-byte copies realigned from
+// shared memory, one launch), where gemm()'s gate takes it (path_rules.hpp) with A row-major and B
+// column-major and the row-class kernel does not. Priced as a plain stream of the problem's bytes
+// (the device's measured stream model) times the kernel's measured overhead on it: 1.96-2.71x
+// over the seven gated shapes of run 186 (geomean 2.28; bench/NOTES.md, session 23).
+inline constexpr double kSkinnyStreamFactor = 2.3;
+void advise_skinny(const ShapeReport& r, std::vector<Advice>& out) {
+  const GemmDesc& g = r.desc;
+  if (r.device.cc_major != 9 || (g.a.dtype != DType::bf16 && g.a.dtype != DType::f16) || g.b.dtype != g.a.dtype) return;
+  if (r.roofline.stream_us <= 0 || !skinny_kernel_gate(g.m, g.n, g.k, r.alignment.needs_repack, r.device.sm_count)) return;
+  if (g.a.layout != Layout::row || g.b.layout != Layout::column) return;
+  for (const Advice& a : out)
+    if (a.action.rfind(kRowClassAction, 0) == 0) return;  // gemm() takes the row-class kernel instead
+  const double us = kSkinnyStreamFactor * r.roofline.stream_us;
+  add(out, r.predicted.total_us, us, "stream the large operand along K on mma.sync (the skinny kernel; gemm() takes it here)",
+      "min(M, N) = " + std::to_string(std::min(g.m, g.n)) +
+          " against a large operand that breaks TMA's 16-byte rule: the TMA paths copy it first; the skinny kernel "
+          "reads it once in 16-byte copies and realigns them in shared memory, " +
+          fmt("~%.1f us", us) + fmt(" (%.1f x the plain stream of the bytes, measured)", kSkinnyStreamFactor));
+}
+
 }  // namespace
 
 std::vector<Advice> advise(const ShapeReport& r) {
@@ -358,6 +380,7 @@ std::vector<Advice> advise(const ShapeReport& r) {
   advise_swap_ab(r, peak, out);
   advise_swap_fit(r, peak, out);
   advise_tiny(r, out);
+  advise_skinny(r, out);
 
   std::erase_if(out, [](const Advice& a) { return a.predicted_gain < 1.01; });
   std::stable_sort(out.begin(), out.end(),

@@ -227,4 +227,54 @@ constexpr bool tiny_kernel_gate(int64_t m, int64_t n, int64_t k, bool operands_b
   return t.row_blocks * t.tiles <= sms && t.tile_rows * kTinyTileCols * t.k_per_rank <= kTinyGateMacsPerCta;
 }
 
+// The skinny kernel's grid (kernels/sm90/skinny_gemm.hpp): the small side (<= 16) as its rows, the
+// other as 64-column tiles, K over a cluster of up to 8 CTAs, doubled while the grid holds under
+// four CTAs a SM and each rank keeps >= 256 k (run 185: 491x7x3129 13.7 us at 8 ranks of 392 k,
+// 20.5 at 4).
+inline constexpr int64_t kSkinnyGridTileCols = 64;
+struct SkinnyGrid {
+  int64_t tiles = 0;
+  int splits = 1;
+};
+constexpr SkinnyGrid skinny_grid(int64_t m, int64_t n, int64_t k, int64_t sm_count, int forced_splits = 0) {
+  SkinnyGrid t;
+  const int64_t cols = m < n ? n : m;
+  t.tiles = (cols + kSkinnyGridTileCols - 1) / kSkinnyGridTileCols;
+  if (forced_splits > 0) {
+    t.splits = forced_splits < kTinyMaxClusterSize ? forced_splits : kTinyMaxClusterSize;
+    return t;
+  }
+  const int64_t sms = sm_count > 0 ? sm_count : 1;
+  while (t.splits < kTinyMaxClusterSize && t.tiles * t.splits < 4 * sms && k >= int64_t{512} * t.splits) t.splits *= 2;
+  return t;
+}
+
+// gemm()'s gate onto the skinny kernel (min(M, N) <= 16 on mma.sync, both operands streamed along K
+// in 16-byte copies realigned from shared memory, one launch): past the tiny kernel's gate, where A
+// or B breaks TMA's 16-byte rule (every tensor-core path then copies the large operand first, or
+// reads it by row classes), with K >= 1024 (2048 past 8 rows) and >= 64 CTAs. Measured (run 186,
+// against the picks without it): 2.4x cuBLAS against 1.23x at 6x7531x14567, 1.69x against 0.82x at
+// 4x11007x4097, 1.03x against 0.60x at 2x2332x10604; it lost at 8593x2x765 (K 765: 0.92x against
+// 0.99x) and 6x219x10047 (32 CTAs: 1.07x against 1.21x). Its supports() requires A row-major and B
+// column-major, and the registry entry also leaves to the row-class kernel what that takes
+// (16x8191x8191: 1.70x against the skinny kernel's 1.22x).
+inline constexpr int64_t kSkinnyGateMaxRows = 16;
+inline constexpr int64_t kSkinnyGateMinK = 1024;
+inline constexpr int64_t kSkinnyGateMinCtas = 64;
+constexpr const char* skinny_gate_reason(int64_t m, int64_t n, int64_t k, bool operands_break_tma, int64_t sm_count) {
+  if ((m < n ? m : n) > kSkinnyGateMaxRows || (m < n ? m : n) < 1) return "min(M, N) over 16";
+  if (!operands_break_tma) return "TMA-legal operands: the swap tiles stream them";
+  if (tiny_kernel_gate(m, n, k, operands_break_tma, sm_count)) return "the tiny kernel takes it";
+  if (k < kSkinnyGateMinK) return "K under 1024: ranks too short for its pipeline";
+  // Sixteen rows stream two realigned A vectors a lane (run 188: 16x2049x1025 1.08x cuBLAS against
+  // 1.19x through the copies; 16x28673x8193 1.21x against 0.73x).
+  if ((m < n ? m : n) > 8 && k < 2 * kSkinnyGateMinK) return "over 8 rows with K under 2048";
+  const SkinnyGrid t = skinny_grid(m, n, k, sm_count);
+  if (t.tiles * t.splits < kSkinnyGateMinCtas) return "under 64 CTAs";
+  return nullptr;
+}
+constexpr bool skinny_kernel_gate(int64_t m, int64_t n, int64_t k, bool operands_break_tma, int64_t sm_count) {
+  return skinny_gate_reason(m, n, k, operands_break_tma, sm_count) == nullptr;
+}
+
 }  // namespace tcgemm

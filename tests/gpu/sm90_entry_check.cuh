@@ -148,5 +148,20 @@ namespace {
   run_and_check(k, g, offset_bytes, /*twice=*/true);
 }
 
+// One case of the tiny and skinny kernels' sweeps: `entry` (16-bit inputs `in`) on shape `sh`, A/B
+// layouts `layouts` (bit 0: A column-major, bit 1: B row-major), alignment `mode` (0: odd ld's, 1:
+// tight ld's with the bases 2 bytes off, 2: tight and aligned), the cluster size forced to
+// `splits` (0: the plan's), the epilogue varied by `variant`.
+[[maybe_unused]] void check_stream_case(const char* entry, DType in, Shape sh, int layouts, int mode, int splits,
+                                        int variant) {
+  if (small_only() && sh.k > 1000) GTEST_SKIP() << "TCGEMM_TEST_SMALL=1: small cases only";
+  const KernelEntry* k = find_kernel(entry);
+  ASSERT_NE(k, nullptr) << entry;
+  const ForcedSplits forced(splits);
+  GemmDesc g = ab_problem(in, sh, layouts % 2 ? Layout::column : Layout::row, layouts / 2 ? Layout::row : Layout::column);
+  const size_t offset = mode == 2 ? 0 : misalign_ab(g, mode == 0);
+  check_misaligned_case(*k, g, variant, offset);
+}
+
 }  // namespace
 }  // namespace tcgemm

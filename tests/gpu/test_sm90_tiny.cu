@@ -35,15 +35,7 @@ class Sm90Tiny : public ::testing::TestWithParam<Case> {};
 TEST_P(Sm90Tiny, MatchesDeviceReferenceAndIsDeterministic) {
   TCGEMM_REQUIRE_GPU(90);
   const auto [ei, si, li, mi, ci] = GetParam();
-  if (small_only() && kShapes[si].k > 1000) GTEST_SKIP() << "TCGEMM_TEST_SMALL=1: small cases only";
-  const KernelEntry* k = find_kernel(kEntries[ei]);
-  ASSERT_NE(k, nullptr) << kEntries[ei];
-  const DType in = ei == 0 ? DType::bf16 : DType::f16;
-  const Shape sh = kShapes[si];
-  const ForcedSplits forced(kCounts[ci]);
-  GemmDesc g = ab_problem(in, sh, li % 2 ? Layout::column : Layout::row, li / 2 ? Layout::row : Layout::column);
-  const size_t offset = misalign_ab(g, mi == 0);
-  check_misaligned_case(*k, g, ei + si + li + mi + ci, offset);
+  check_stream_case(kEntries[ei], ei == 0 ? DType::bf16 : DType::f16, kShapes[si], li, mi, kCounts[ci], ei + si + li + mi + ci);
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {

@@ -11,6 +11,7 @@
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/swap_ab.hpp"
 #include "kernels/sm90/swap_steal.hpp"
+#include "kernels/sm90/skinny_gemm.hpp"
 #include "kernels/sm90/tiny_gemm.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
@@ -949,6 +950,7 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(splitk_entry<DType::bf16, k64x64>("sm90_wgmma_bf16_64x64x64_s14_ws_splitk"));
   table.push_back(repack_splitk_entry<DType::bf16, k64x64>("sm90_wgmma_bf16_64x64x64_s14_ws_repack_splitk"));
   add_sm90_tiny_kernels(table);
+  add_sm90_skinny_kernels(table);
 }
 
 }  // namespace tcgemm

@@ -11,6 +11,7 @@
 
 #include "kernels/common/caller_epilogue.hpp"
 #include "kernels/common/cluster.cuh"
+#include "kernels/common/element_pointers.hpp"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/pdl.cuh"
@@ -195,18 +196,9 @@ Status sm90_tiny_supports(const GemmDesc& g, DType input) {
                                std::to_string(kTinyMaxRows) + " rows");
   if (std::max(g.m, g.n) > (int64_t{1} << 31) / kTinyMaxClusterSize)
     return Status::unsupported("max(M, N) over 2^28: the tiny kernel's 1D grid");
-  if (g.a.pointer_alignment % 2 != 0 || g.b.pointer_alignment % 2 != 0)
-    return Status(StatusCode::misaligned, "A and B must be aligned to their 2-byte elements");
-  const auto span = [](const MatrixDesc& x, StoredExtent e) {
-    const int64_t ld = effective_ld(x, e);
-    return x.layout == Layout::row ? (e.rows - 1) * ld + e.cols : (e.cols - 1) * ld + e.rows;
-  };
-  if (span(g.a, extent_a(g)) > kMaxSpan || span(g.b, extent_b(g)) > kMaxSpan)
+  if (Status s = check_element_pointers(g); !s.ok()) return s;
+  if (stored_span(g.a, extent_a(g)) > kMaxSpan || stored_span(g.b, extent_b(g)) > kMaxSpan)
     return Status::unsupported("A or B spans over 2^29 elements: the tiny kernel's 32-bit offsets");
-  if (g.d.pointer_alignment % dtype_bytes(g.d.dtype) != 0)
-    return Status(StatusCode::misaligned, "D must be aligned to its elements");
-  if (g.beta != 0.0f && g.c.pointer_alignment % dtype_bytes(g.c.dtype) != 0)
-    return Status(StatusCode::misaligned, "C must be aligned to its elements");
   return Status::success();
 }
 
