@@ -90,10 +90,11 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   ASSERT_FALSE(sass.empty()) << "no SASS functions parsed from " << cmd;
 
   std::map<std::string, std::set<std::string>> families_seen;  // arch -> {"wmma_", ...}
-  int streamk_functions = 0, tiny_functions = 0, tall_functions = 0;
+  int streamk_functions = 0, tiny_functions = 0, tall_functions = 0, skinny_functions = 0;
   for (const auto& [key, f] : sass) {
     const auto& [arch, name] = key;
     if (contains(name, "wgmma_ws_streamk")) ++streamk_functions;
+    if (contains(name, "mma_sync_skinny_kernel")) ++skinny_functions;  // HMMA and no spills: checked below
     if (contains(name, "tiny_gemm_kernel")) {
       ++tiny_functions;
       EXPECT_FALSE(f.local_memory) << name << " (" << arch << ") spills to local memory (LDL/STL)";
@@ -127,6 +128,7 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   EXPECT_EQ(streamk_functions, 4) << "wgmma_ws_streamk.cu: bf16/f16 x staged/direct-store instances expected";
   EXPECT_EQ(tall_functions, 2) << "the exemption above covers exactly the bf16/f16 tall-tile instances";
   EXPECT_EQ(tiny_functions, 16) << "tiny_gemm.cu: bf16/f16 x 1/4/8/16 rows x lanes along K/N expected";
+  EXPECT_EQ(skinny_functions, 8) << "skinny_gemm.cu: bf16/f16 x 8/16 rows x realigned or not expected";
   for (const char* arch : {"sm_80", "sm_90a"})
     for (const char* family : {"wmma_", "mma_sync_"})
       EXPECT_TRUE(families_seen[arch].count(family)) << "no " << family << "* kernel in " << arch << " SASS";
