@@ -262,13 +262,14 @@ inline constexpr int64_t kSkinnyGateMaxRows = 16;
 inline constexpr int64_t kSkinnyGateMinK = 1024;
 inline constexpr int64_t kSkinnyGateMinCtas = 64;
 constexpr const char* skinny_gate_reason(int64_t m, int64_t n, int64_t k, bool operands_break_tma, int64_t sm_count) {
-  if ((m < n ? m : n) > kSkinnyGateMaxRows || (m < n ? m : n) < 1) return "min(M, N) over 16";
+  const int64_t small = m < n ? m : n;
+  if (small > kSkinnyGateMaxRows || small < 1) return "min(M, N) over 16";
   if (!operands_break_tma) return "TMA-legal operands: the swap tiles stream them";
   if (tiny_kernel_gate(m, n, k, operands_break_tma, sm_count)) return "the tiny kernel takes it";
   if (k < kSkinnyGateMinK) return "K under 1024: ranks too short for its pipeline";
   // Sixteen rows stream two realigned A vectors a lane (run 188: 16x2049x1025 1.08x cuBLAS against
   // 1.19x through the copies; 16x28673x8193 1.21x against 0.73x).
-  if ((m < n ? m : n) > 8 && k < 2 * kSkinnyGateMinK) return "over 8 rows with K under 2048";
+  if (small > 8 && k < 2 * kSkinnyGateMinK) return "over 8 rows with K under 2048";
   const SkinnyGrid t = skinny_grid(m, n, k, sm_count);
   if (t.tiles * t.splits < kSkinnyGateMinCtas) return "under 64 CTAs";
   return nullptr;

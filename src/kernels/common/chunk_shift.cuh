@@ -27,6 +27,20 @@ __device__ __forceinline__ uint4 shift_chunk(uint4 cur, uint4 next, int x) {
   }
 }
 
+// shift_chunk for an x that differs between lanes: word selects and a byte permute, no branch
+// (the skinny kernel's columns each start at their own phase).
+__device__ __forceinline__ uint4 shift_chunk_per_lane(uint4 cur, uint4 next, int x) {
+  const uint32_t w[8] = {cur.x, cur.y, cur.z, cur.w, next.x, next.y, next.z, next.w};
+  uint32_t u[6], v[5];
+#pragma unroll
+  for (int i = 0; i < 6; ++i) u[i] = (x & 4) ? w[i + 2] : w[i];
+#pragma unroll
+  for (int i = 0; i < 5; ++i) v[i] = (x & 2) ? u[i + 1] : u[i];
+  const uint32_t sel = (x & 1) ? 0x5432u : 0x3210u;
+  return make_uint4(__byte_perm(v[0], v[1], sel), __byte_perm(v[1], v[2], sel), __byte_perm(v[2], v[3], sel),
+                    __byte_perm(v[3], v[4], sel));
+}
+
 __device__ __forceinline__ uint4 shfl_chunk(uint4 v, int from) {
   return make_uint4(__shfl_sync(~0u, v.x, from), __shfl_sync(~0u, v.y, from), __shfl_sync(~0u, v.z, from),
                     __shfl_sync(~0u, v.w, from));

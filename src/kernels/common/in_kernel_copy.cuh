@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/common/chunk_shift.cuh"
+#include "kernels/common/cp_async.cuh"
 #include "kernels/common/fixup.cuh"
 #include "kernels/common/in_kernel_copy.hpp"
 
@@ -19,11 +20,6 @@ inline constexpr int kInCopyGroup = 4;
 inline constexpr int kInCopySlots = 2 * kInCopyGroup;
 inline constexpr int kInCopyWarpBytes = kInCopySlots * kInCopySlotBytes;
 
-__device__ __forceinline__ void cp_async_16(uint32_t smem, const void* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem), "l"(src) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-__device__ __forceinline__ void cp_async_wait_one() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
 
 // Columns [k_lo, k_hi) of every line of the copied operands (operand 0's lines, then operand 1's),
 // in 512-element segments. Each warp of the `ctas` CTAs (this one is `cta`) keeps one segment
@@ -83,7 +79,7 @@ __device__ __forceinline__ void copy_k_range(const InCopy c, int64_t k_lo, int64
     issue(0);
     for (int64_t j0 = 0; j0 < count; j0 += kInCopyGroup) {
       issue(j0 + kInCopyGroup);  // an empty group past the stream's end: the wait below still means j0's
-      cp_async_wait_one();
+      cp_async_wait<1>();
       __syncwarp();  // every lane's chunks of group j0 have landed
 #pragma unroll
       for (int i = 0; i < kInCopyGroup; ++i) {

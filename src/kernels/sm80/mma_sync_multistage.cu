@@ -13,6 +13,7 @@
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch_attributes.hpp"
+#include "kernels/common/mma_sync.cuh"
 #include "kernels/ladder_entries.hpp"
 
 namespace tcgemm {
@@ -74,25 +75,6 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* p) {
   else
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_addr(p)));
-}
-
-template <DType T>
-__device__ __forceinline__ void mma(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-  if constexpr (T == DType::f16)
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-                 "{%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  else if constexpr (T == DType::bf16)
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, "
-                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  else
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
-                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
 // The tensor cores read only the top 19 bits of a tf32 operand (truncation); round to nearest
@@ -268,7 +250,7 @@ __global__ void __launch_bounds__(kThreads, 2) mma_sync_multistage_kernel(Ladder
 #pragma unroll
       for (int mi = 0; mi < kFragsM; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < kFragsN; ++ni) mma<T>(acc[mi][ni], af[mi], bf[ni]);
+        for (int ni = 0; ni < kFragsN; ++ni) dev::mma_sync<T>(acc[mi][ni], af[mi], bf[ni]);
     }
   }
   cp_async_wait<0>();

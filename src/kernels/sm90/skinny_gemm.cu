@@ -11,10 +11,13 @@
 
 #include "analysis/path_rules.hpp"
 #include "kernels/common/caller_epilogue.hpp"
+#include "kernels/common/chunk_shift.cuh"
 #include "kernels/common/cluster.cuh"
+#include "kernels/common/cp_async.cuh"
 #include "kernels/common/element_pointers.hpp"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/launch_attributes.hpp"
+#include "kernels/common/mma_sync.cuh"
 #include "kernels/common/pdl.cuh"
 #include "kernels/sm90/split_k.hpp"
 
@@ -45,13 +48,6 @@ struct SkinnyParams {
   float alpha, beta;
   DType d_dtype, c_dtype;
 };
-
-__device__ __forceinline__ void cp_async16(uint32_t dst, const void* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 
 // Elements first .. first + 7 from base, zero outside [0, len), to shared memory at dst. Rare (the
 // last chunks of a column), so kept out of line: the unrolled loops stay small.
@@ -85,7 +81,7 @@ struct KVector {
     if (base == nullptr) return;
     const int64_t first = 8 * c - phase;
     if (first + 8 <= total) {
-      cp_async16(dst, aligned + 16 * c);
+      dev::cp_async_16(dst, aligned + 16 * c);
       return;
     }
     store_elementwise(base, dst, first, len);
@@ -98,21 +94,6 @@ __device__ __forceinline__ uint4 lds128(uint32_t a) {
   return v;
 }
 
-// The step's realigned elements 32s + 8t .. + 7 of a lane: its chunk from `phase` on, then the next
-// chunk (lane t + 1's, or for t = 3 lane 0's of step s + 1).
-__device__ __forceinline__ uint4 realign(uint4 cur, uint4 nb, int phase) {
-  // words 0..7 of cur ++ nb, shifted by phase / 2 words (two selects), then by one element if odd
-  const uint32_t w[8] = {cur.x, cur.y, cur.z, cur.w, nb.x, nb.y, nb.z, nb.w};
-  uint32_t x[6], y[5];
-#pragma unroll
-  for (int i = 0; i < 6; ++i) x[i] = (phase & 4) ? w[i + 2] : w[i];
-#pragma unroll
-  for (int i = 0; i < 5; ++i) y[i] = (phase & 2) ? x[i + 1] : x[i];
-  const uint32_t sel = (phase & 1) ? 0x5432u : 0x3210u;
-  return make_uint4(__byte_perm(y[0], y[1], sel), __byte_perm(y[1], y[2], sel), __byte_perm(y[2], y[3], sel),
-                    __byte_perm(y[3], y[4], sel));
-}
-
 // Elements 8t + e of the step at or past `left` (the rank's elements left from the step's start) to zero.
 __device__ __forceinline__ uint4 mask_tail(uint4 v, int64_t left, int t) {
   uint32_t w[4] = {v.x, v.y, v.z, v.w};
@@ -122,24 +103,6 @@ __device__ __forceinline__ uint4 mask_tail(uint4 v, int64_t left, int t) {
     w[i] = e >= left ? 0u : e + 1 >= left ? (w[i] & 0xffffu) : w[i];
   }
   return make_uint4(w[0], w[1], w[2], w[3]);
-}
-
-template <class T>
-__device__ __forceinline__ void mma16816(float (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                                         uint32_t b0, uint32_t b1) {
-  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-  } else {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-  }
 }
 
 // The lane's k order inside a step: its 8 realigned elements 8t..8t+7 play mma-k {2t, 2t+1, 2t+8,
@@ -189,7 +152,7 @@ __global__ void __launch_bounds__(kThreads, 3) mma_sync_skinny_kernel(const __gr
       for (int v = 0; v < V; ++v)
         vec[v].issue(mine + (static_cast<uint32_t>(s) & (kSlots - 1)) * kSlotBytes + v * kVecBytes, 4 * s + t, len, total);
     }
-    cp_async_commit();
+    dev::cp_async_commit();
   };
   float acc[2][4] = {};
   // Step s from slot u (= s mod kSlots): realign, mask past the rank's end when `tail`, and sum.
@@ -201,7 +164,7 @@ __global__ void __launch_bounds__(kThreads, 3) mma_sync_skinny_kernel(const __gr
       const uint4 own = lds128(at);
       w[v] = own;
       if (Realign && shift[v])
-        w[v] = realign(own, lds128(at + (u == kSlots - 1 ? wrap_delta : next_delta)), vec[v].phase);
+        w[v] = dev::shift_chunk_per_lane(own, lds128(at + (u == kSlots - 1 ? wrap_delta : next_delta)), vec[v].phase);
       if (!live[v]) w[v] = make_uint4(0, 0, 0, 0);
     }
     if (tail && 32 * (s + 1) > len) {
@@ -209,10 +172,12 @@ __global__ void __launch_bounds__(kThreads, 3) mma_sync_skinny_kernel(const __gr
       for (int v = 0; v < V; ++v) w[v] = mask_tail(w[v], len - 32 * s, t);
     }
     const uint4 a1 = Rows16 ? w[V - 1] : make_uint4(0, 0, 0, 0);
+    constexpr DType kIn = std::is_same_v<T, __nv_bfloat16> ? DType::bf16 : DType::f16;
+    const uint32_t a_lo[4] = {w[2].x, a1.x, w[2].y, a1.y}, a_hi[4] = {w[2].z, a1.z, w[2].w, a1.w};
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
-      mma16816<T>(acc[j], w[2].x, a1.x, w[2].y, a1.y, w[j].x, w[j].y);
-      mma16816<T>(acc[j], w[2].z, a1.z, w[2].w, a1.w, w[j].z, w[j].w);
+      dev::mma_sync<kIn>(acc[j], a_lo, {w[j].x, w[j].y});
+      dev::mma_sync<kIn>(acc[j], a_hi, {w[j].z, w[j].w});
     }
   };
 
@@ -233,9 +198,9 @@ __global__ void __launch_bounds__(kThreads, 3) mma_sync_skinny_kernel(const __gr
     for (int u = 0; u < kSlots; ++u) {
 #pragma unroll
       for (int v = 0; v < V; ++v)
-        if (live[v]) cp_async16(mine + ((u + kDepth) % kSlots) * kSlotBytes + v * kVecBytes, src[v] + 64 * u);
-      cp_async_commit();
-      cp_async_wait<kDepth - 1>();  // steps s and s + 1 landed (this thread's part)
+        if (live[v]) dev::cp_async_16(mine + ((u + kDepth) % kSlots) * kSlotBytes + v * kVecBytes, src[v] + 64 * u);
+      dev::cp_async_commit();
+      dev::cp_async_wait<kDepth - 1>();  // steps s and s + 1 landed (this thread's part)
       __syncwarp();                 // and every lane's
       consume(s0 + u, u, false);
     }
@@ -245,11 +210,11 @@ __global__ void __launch_bounds__(kThreads, 3) mma_sync_skinny_kernel(const __gr
 #pragma unroll 1
   for (int64_t s = s0; s < steps; ++s) {
     issue_checked(s + kDepth);
-    cp_async_wait<kDepth - 1>();
+    dev::cp_async_wait<kDepth - 1>();
     __syncwarp();
     consume(s, static_cast<uint32_t>(s) & (kSlots - 1), true);
   }
-  cp_async_wait<0>();
+  dev::cp_async_wait<0>();
 
   // C fragment: rows g and g + 8, columns 2t and 2t + 1 of each group of 8.
 #pragma unroll
