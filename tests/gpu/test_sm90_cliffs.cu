@@ -780,8 +780,9 @@ TEST_P(Sm90SwapAB, MatchesDeviceReferenceAndIsDeterministic) {
   for (const KernelEntry* k : swap_entries_for(g)) {
     SCOPED_TRACE(std::string(k->name) + ", splits " + std::to_string(k->split_k(g)));
     const GemmDesc s = swapped_desc(g);  // the slabs are D^T's
-    EXPECT_EQ(k->workspace_bytes(g),
-              k->split_k(g) > 1 ? split_slabs_bytes(s.m, s.n, s.d.layout == Layout::row, k->split_k(g)) : 0u);
+    // Widths 16 and 32 sum 2..8 splits in a cluster, without slabs (swap_ab.hpp).
+    const bool slabs = k->split_k(g) > 1 && (k->tile_m > 32 || k->split_k(g) > kMaxClusterSplits);
+    EXPECT_EQ(k->workspace_bytes(g), slabs ? split_slabs_bytes(s.m, s.n, s.d.layout == Layout::row, k->split_k(g)) : 0u);
     run_and_check(*k, g, 0, /*twice=*/true);
   }
 }
@@ -843,10 +844,11 @@ TEST(Sm90SwapABHost, SwappedDescAndPlan) {
   EXPECT_EQ(p.variant, (Sm90WsVariant{16, 16, 1}));
   EXPECT_EQ(p.splits, 1);
   EXPECT_EQ(p.workspace_bytes, 0u);
-  // The 128-row alternate: 64 tiles, two splits fill 128 of 132 SMs.
+  // The 128-row alternate: 64 tiles, two splits fill 128 of 132 SMs, summed in clusters of 2.
   p = plan_swap_ab(g, 132, sm90_wgmma_ws_narrow_variant(16));
   EXPECT_EQ(p.splits, 2);
-  EXPECT_EQ(p.workspace_bytes, 2u * 16 * 8192 * 4);
+  EXPECT_EQ(p.in_cluster, !swap_cluster_split_disabled());
+  EXPECT_EQ(p.workspace_bytes, p.in_cluster ? 0u : 2u * 16 * 8192 * 4);
   g.m = 64;
   g.n = 28672;  // 224 tiles: 1.7 waves unsplit
   p = plan_swap_ab(g, 132, swap_ab_variant(g.m));

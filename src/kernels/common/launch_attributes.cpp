@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace tcgemm {
@@ -40,9 +41,9 @@ Result<int> resident_clusters(const void* kernel, unsigned cluster_ctas, int thr
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
     return Status(StatusCode::cuda_error, std::string("cudaGetDevice: ") + cudaGetErrorString(e));
   static std::mutex mutex;
-  static std::map<std::pair<int, const void*>, int> known;
+  static std::map<std::tuple<int, const void*, unsigned>, int> known;
   std::lock_guard<std::mutex> lock(mutex);
-  int& clusters = known[{device, kernel}];
+  int& clusters = known[{device, kernel, cluster_ctas}];
   if (clusters > 0) return clusters;
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(cluster_ctas);

@@ -20,7 +20,7 @@ cudaLaunchAttribute cluster_dim_attribute(unsigned ctas);
 // current device with `threads` threads and `smem_bytes` of dynamic shared memory a CTA (a
 // cluster needs its CTAs' SMs in one GPC, so this is less than SMs / cluster_ctas where GPCs
 // have odd SM counts): the persistent grid. Asked once per device and kernel, then remembered
-// (a kernel is always launched with the same shape). Thread-safe.
+// (per cluster size). Thread-safe.
 Result<int> resident_clusters(const void* kernel, unsigned cluster_ctas, int threads, int smem_bytes);
 
 // SMs of the current device, read once per device; 0 without a device.

@@ -456,6 +456,7 @@ KernelEntry swap_entry(std::string_view name) {
   e.workspace_bytes = [](const GemmDesc& g) { return sm90_swap_ab_workspace(g, v()); };
   e.split_k = [](const GemmDesc& g) { return sm90_swap_ab_splits(g, v()); };
   e.launch = [](const GemmArgs& a) { return sm90_swap_ab_launch(a, In, v()); };
+  e.describe = [](const GemmDesc& g) { return sm90_swap_ab_describe(g, v()); };
   e.function = [] { return sm90_wgmma_ws_function(In, false, v()); };
   return e;
 }

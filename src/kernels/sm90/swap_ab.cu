@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
+#include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/split_k.hpp"
 
@@ -23,6 +25,14 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
+bool swap_cluster_split_disabled() {
+  static const bool off = [] {
+    const char* e = std::getenv("TCGEMM_DIAG_NO_CLUSTER_SPLIT");
+    return e != nullptr && *e == '1';
+  }();
+  return off;
+}
+
 GemmDesc swapped_desc(const GemmDesc& g) {
   GemmDesc s = g;
   s.m = g.n;
@@ -41,6 +51,24 @@ Sm90WsVariant swap_ab_variant(int64_t m) {
   return sm90_wgmma_ws_narrow_variant(n, n <= 32 ? 1 : 2);
 }
 
+int swap_cluster_capacity(Sm90WsVariant v, int splits, int sm_count) {
+  if (splits < 2) return std::max(sm_count, 1);
+  if (current_device_sm_count() == sm_count) {
+    const Sm90WsShape shape = sm90_wgmma_ws_shape(DType::bf16, v);
+    const void* fn = sm90_wgmma_ws_function(DType::bf16, false, v);
+    if (fn != nullptr) {
+      if (Result<int> r = resident_clusters(fn, static_cast<unsigned>(splits), shape.threads, shape.smem_bytes); r.ok())
+        return r.value();
+    }
+  }
+  // NOTES: the H200 (132 SMs, one of these CTAs a SM) fits 66, 39, 30, 22, 17, 15 and 15 clusters
+  // of 2..8 (run 190): a cluster's CTAs share a GPC, and GPCs hold 16-18 SMs. Other SM counts
+  // scale it.
+  static constexpr int kH200[] = {0, 0, 66, 39, 30, 22, 17, 15, 15};
+  if (splits > kMaxClusterSplits) return 0;
+  return std::max(1, kH200[splits] * sm_count / 132);
+}
+
 SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
   SwapAbPlan p;
   p.variant = v;
@@ -48,14 +76,41 @@ SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
   const int64_t k_blocks = ceil_div(g.k, shape.tile_k);
   const int64_t tiles = ceil_div(g.n, shape.tile_m) * ceil_div(g.m, shape.tile_n);
   const int64_t sms = std::max(sm_count, 1);
+  const bool cluster_ok = v.tile_n <= kMaxClusterSumWidth && !v.thread_loads && !v.row_classes && !v.in_copy &&
+                          !swap_cluster_split_disabled();
   int64_t best = 1;
+  bool best_in_cluster = false;
   if (forced_split_k() > 0) {
     best = forced_split_k();
+    best_in_cluster = cluster_ok;  // settled below by the split count that comes out
   } else if (2 * tiles >= sms) {
     // NOTES: tiles on at least half the SMs already hold HBM at its rate, so splits only add
     // slabs and a reduce: 64x12288x4096 (96 tiles) 35.4 us unsplit against 42.6-47.0 with 2-4
     // splits (the model's pick was 4), 16x12288x4096 (192 tiles) 33.8 against 38.4-42.5 (run 59).
     best = 1;
+    // Past one round, a last round at most half full runs its tiles in two splits on twice the SMs.
+    const int64_t tail = tiles % sms;
+    int64_t first = tiles - tail;
+    if (first % 2 != 0) --first;  // whole clusters of 2 before the tail (an odd SM count)
+    if (cluster_ok && tiles > sms && tail > 0 && 2 * (tiles - first) <= sms && k_blocks >= 8 &&
+        2 * swap_cluster_capacity(v, 2, sm_count) >= sms) {
+      p.tail_first = first;
+      p.tail_splits = 2;
+    }
+  } else if (cluster_ok) {
+    // The most splits whose clusters fit one round (swap_cluster_capacity), each of >= 4 k-blocks
+    // so the ring fills; no slabs, no reduce.
+    // NOTES: forced sweeps of 1-16 splits (run 191, 8 decode shapes of 16-64 tiles): this count was
+    // the fastest or within 2% of it on all 8, and clusters beat slabs at every count that fits one
+    // round (16x3072x12288: 26.3 us in 2 against 28.5 on slabs and 38.2 for the slab model's 11 in 4
+    // rounds; 16x2048x8192: 17.0 in 3 against 18.9 for its 4 on slabs).
+    const int64_t cap = std::min<int64_t>(kMaxClusterSplits, k_blocks / 4);
+    for (int64_t s = cap; s >= 2; --s)
+      if (swap_cluster_capacity(v, static_cast<int>(s), sm_count) >= tiles) {
+        best = s;
+        best_in_cluster = true;
+        break;
+      }
   } else {
     // Time in units of one CTA streaming all of K: waves * K/s, plus the slab traffic (written and
     // read back as f32: 8 bytes per M*N element and split against the 2 bytes per B element of a
@@ -76,7 +131,8 @@ SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
   best = std::clamp<int64_t>(best, 1, std::min<int64_t>(k_blocks, 65535));
   p.k_blocks_per_split = static_cast<int>(ceil_div(k_blocks, best));
   p.splits = static_cast<int>(ceil_div(k_blocks, p.k_blocks_per_split));  // none left empty
-  if (p.splits > 1) {
+  p.in_cluster = best_in_cluster && p.splits > 1 && p.splits <= kMaxClusterSplits;
+  if (p.splits > 1 && !p.in_cluster) {
     const GemmDesc swapped = swapped_desc(g);  // the slabs are the swapped problem's (D^T)
     p.workspace_bytes = split_slabs_bytes(swapped.m, swapped.n, swapped.d.layout == Layout::row, p.splits);
   }
@@ -100,13 +156,43 @@ std::size_t sm90_swap_ab_workspace(const GemmDesc& g, Sm90WsVariant v) {
 
 int sm90_swap_ab_splits(const GemmDesc& g, Sm90WsVariant v) { return plan_swap_ab(g, current_sm_count(), v).splits; }
 
+std::string sm90_swap_ab_describe(const GemmDesc& g, Sm90WsVariant v) {
+  const SwapAbPlan p = plan_swap_ab(g, current_sm_count(), v);
+  const Sm90WsShape s = sm90_wgmma_ws_shape(g.a.dtype, v);
+  std::string out = "D^T = B^T A^T on " + std::to_string(s.tile_m) + "x" + std::to_string(s.tile_n) + " tiles";
+  if (p.splits <= 1 && p.tail_splits > 1) {
+    const int64_t tiles = ceil_div(g.n, s.tile_m) * ceil_div(g.m, s.tile_n);
+    return out + ", K unsplit but for the last round's " + std::to_string(tiles - p.tail_first) + " tiles (of " +
+           std::to_string(tiles) + "): " + std::to_string(p.tail_splits) + " splits each, summed in clusters of " +
+           std::to_string(p.tail_splits) + " (no workspace)";
+  }
+  if (p.splits <= 1) return out + ", K unsplit";
+  out += ", K in " + std::to_string(p.splits) + " splits of " + std::to_string(p.k_blocks_per_split) + " k-blocks";
+  if (p.in_cluster) return out + ", summed in clusters of " + std::to_string(p.splits) + " (no workspace, no reduce launch)";
+  return out + ", summed by a reduce over " + std::to_string(p.workspace_bytes) + " B of f32 slabs";
+}
+
 Status sm90_swap_ab_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
   const SwapAbPlan plan = plan_swap_ab(args.desc, current_sm_count(), v);
   GemmArgs s = args;
   s.desc = swapped_desc(args.desc);
   s.a = args.b;
   s.b = args.a;
+  if (plan.splits <= 1 && plan.tail_splits > 1) {
+    const int k_blocks = static_cast<int>(ceil_div(args.desc.k, sm90_wgmma_ws_shape(input, plan.variant).tile_k));
+    Sm90ClusterSplit cs;
+    cs.tail_first = plan.tail_first;
+    cs.tail_splits = plan.tail_splits;
+    cs.tail_k_blocks_per_split = static_cast<int>(ceil_div(k_blocks, plan.tail_splits));
+    return sm90_wgmma_ws_launch_cluster_split(s, input, plan.variant, cs);
+  }
   if (plan.splits <= 1) return sm90_wgmma_ws_launch(s, input, true, plan.variant);
+  if (plan.in_cluster) {
+    Sm90ClusterSplit cs;
+    cs.splits = plan.splits;
+    cs.k_blocks_per_split = plan.k_blocks_per_split;
+    return sm90_wgmma_ws_launch_cluster_split(s, input, plan.variant, cs);
+  }
   return sm90_wgmma_ws_run_split_k(s, input, plan.variant, plan.splits, plan.k_blocks_per_split);
 }
 

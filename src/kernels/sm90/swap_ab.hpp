@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "runtime/registry.hpp"
@@ -26,14 +27,33 @@ struct SwapAbPlan {
   Sm90WsVariant variant;
   int splits = 1;
   int k_blocks_per_split = 0;
-  std::size_t workspace_bytes = 0;  // splits * M * N * 4 when splits > 1
+  // The splits of a tile as one cluster, summed in shared memory (sm90_wgmma_ws_launch_cluster_split):
+  // 2..8 splits on the widths of 16 and 32, whose sums are 4-16 KB a CTA.
+  bool in_cluster = false;
+  // Unsplit (splits = 1) but more than a round of tiles with a last round at most half full: tiles
+  // from tail_first on run in tail_splits splits, summed in clusters (every CTA then sits in a
+  // cluster of that size, so only where those fill every SM).
+  int64_t tail_first = 0;
+  int tail_splits = 1;
+  std::size_t workspace_bytes = 0;  // splits * M * N * 4 when split into slabs
 };
-// Splits chosen by a memory-bound model: CTAs = tiles * splits run in waves of sm_count, each CTA
-// streams its rows of B over K / splits; splitting also writes and re-reads splits * M * N f32.
-// No split when the tiles alone occupy at least half the SMs (measured: the stream is then at
-// HBM's rate already, and splits only cost).
-// The forced split count (set_forced_split_k) wins when set.
+// Diagnosis: TCGEMM_DIAG_NO_CLUSTER_SPLIT=1 keeps every split on the slabs and the reduce (to
+// measure the cluster sum against them in one build).
+bool swap_cluster_split_disabled();
+// Splits of the 64- and 128-wide tiles chosen by a memory-bound model: CTAs = tiles * splits run in
+// waves of sm_count, each CTA streams its rows of B over K / splits; splitting also writes and
+// re-reads splits * M * N f32. No split when the tiles alone occupy at least half the SMs
+// (measured: the stream is then at HBM's rate already, and splits only cost) but for the tail
+// split above.
+// The forced split count (set_forced_split_k) wins when set (summed in clusters wherever 2..8 splits
+// of a 16- or 32-wide tile can be, fitting one round or not). Otherwise the 16- and 32-wide tiles
+// take the most splits (<= 8) whose clusters fit one round, summed in the clusters: no workspace.
+// NOTES: the reduce launch and the slab round trip cost ~2-3 us at 16x4096x4096 (17.4 us against
+// 15.3 in clusters of 2, run 190), where the whole stream is ~11 us.
 SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v);
+// Clusters of `splits` CTAs of v resident at once: the device's answer where one with sm_count SMs
+// is present, else the H200's measured one scaled to sm_count; 0 past kMaxClusterSplits.
+int swap_cluster_capacity(Sm90WsVariant v, int splits, int sm_count);
 
 // ok when M fits the variant's width and needs it (M > half of it; 16 takes 1..16), A is row-major
 // (K-major: it becomes B', which the narrow tiles read K-major) and the swapped problem meets the
@@ -42,5 +62,7 @@ Status sm90_swap_ab_supports(const GemmDesc& g, DType input, Sm90WsVariant v);
 std::size_t sm90_swap_ab_workspace(const GemmDesc& g, Sm90WsVariant v);
 int sm90_swap_ab_splits(const GemmDesc& g, Sm90WsVariant v);
 Status sm90_swap_ab_launch(const GemmArgs& args, DType input, Sm90WsVariant v);
+// The plan in words, for `tcgemm explain`: the swapped tile and how K is split and summed.
+std::string sm90_swap_ab_describe(const GemmDesc& g, Sm90WsVariant v);
 
 }  // namespace tcgemm

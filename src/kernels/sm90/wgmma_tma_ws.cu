@@ -15,6 +15,7 @@
 #include <string>
 
 #include "kernels/common/caller_epilogue.hpp"
+#include "kernels/common/cluster.cuh"
 #include "kernels/common/cta_trace.cuh"
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/in_kernel_copy.cuh"
@@ -182,6 +183,14 @@ struct Params {
   uint64_t* trace;
   // kInCopy: the operands this grid copies before it loads them (in_kernel_copy.hpp).
   InCopy copy;
+  // Split-K inside a cluster (1 = off): the gridDim.z = cluster_splits CTAs of a tile form one
+  // cluster; rank 0 adds the other ranks' f32 sums from their shared memory and runs the epilogue.
+  int32_t cluster_splits;
+  // The tail split (tail_splits > 1, clusters of tail_splits along x, gridDim.z = 1): CTAs below
+  // tail_first run whole tiles unsplit; the rest run tiles tail_first.. each in tail_splits splits of
+  // tail_k_blocks_per_split, one cluster a tile, summed as above.
+  int64_t tail_first;
+  int32_t tail_splits, tail_k_blocks_per_split;
 };
 
 // --- epilogue helpers ------------------------------------------------------------------------
@@ -315,9 +324,23 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
                 "row classes: K-major A and B, boxes of whole 8-row swizzle atoms (tile N 64 or 128)");
   // Rows a row-class box holds (tile / 8).
   constexpr int kARows = C::kTileM / kRowClasses, kBRows = C::kTileN / kRowClasses;
+  // Split-K in a cluster (Params::cluster_splits, tail_splits) is compiled only where its sums are
+  // small: the widths of 16 and 32 (the sum loop made the 256-wide tile spill).
+  constexpr bool kClusterSum = C::kTileN <= kMaxClusterSumWidth && !kInCopy;
+  // This CTA's tile and split: blockIdx.x and .z, or past tail_first a tile's split within its
+  // cluster along x. A cluster's CTAs are all below tail_first or all past it (the host aligns it).
+  int64_t tile = blockIdx.x;
+  int split = static_cast<int>(blockIdx.z), k_blocks_per_split = p.k_blocks_per_split;
+  int cluster_splits = p.cluster_splits;
+  if (kClusterSum && p.tail_splits > 1 && tile >= p.tail_first) {
+    const int64_t j = tile - p.tail_first;
+    tile = p.tail_first + j / p.tail_splits;
+    split = static_cast<int>(j % p.tail_splits);
+    k_blocks_per_split = p.tail_k_blocks_per_split;
+    cluster_splits = p.tail_splits;
+  }
   // Tile order: groups of kGroupM tile rows sweep all tile columns, so CTAs resident together
   // share B columns and a small band of A rows in L2.
-  const int64_t tile = blockIdx.x;
   const int64_t group_tiles = C::kGroupM * p.tiles_n;
   const int64_t first_m = (tile / group_tiles) * C::kGroupM;
   const int64_t group_rows = min(p.tiles_m - first_m, static_cast<int64_t>(C::kGroupM));
@@ -328,8 +351,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   const int32_t n0 = static_cast<int32_t>(tile_n * C::kTileN);
   // This split's whole k-blocks (kTileK wide: 64 16-bit or 32 tf32 elements). Only the last split reaches the K tail (zero-filled).
   const int k_blocks = static_cast<int>((p.k + C::kTileK - 1) / C::kTileK);
-  const int kt_first = static_cast<int>(blockIdx.z) * p.k_blocks_per_split;
-  const int k_tiles = min(p.k_blocks_per_split, k_blocks - kt_first);
+  const int kt_first = split * k_blocks_per_split;
+  const int k_tiles = min(k_blocks_per_split, k_blocks - kt_first);
   // setmaxnreg.dec would leave the loading threads 40 registers; the thread-load tiles (N <= 128)
   // keep their consumers well inside the launch allocation without it.
   constexpr bool kMovesRegisters = C::kMovesRegisters && !kThreadLoads && !kRowClassLoads;
@@ -479,6 +502,11 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         }
       }
     }
+    // Every thread of the cluster meets at the consumers' two barriers of the in-cluster sum.
+    if (kClusterSum && cluster_splits > 1) {
+      dev::cluster_sync();
+      dev::cluster_sync();
+    }
   } else {
     // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 ------------
     if constexpr (kMovesRegisters) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
@@ -540,6 +568,33 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       trace[4] = t_last;
       trace[5] = dev::global_ns();
       trace[7] = clock64() - c_first;  // SM cycles over trace[5] - trace[3]: the clock the MMAs ran at
+    }
+    if (kClusterSum && cluster_splits > 1) {
+      // Split-K in the cluster: each rank but 0 leaves its f32 sum in its own stages (idle now: every
+      // load has landed and been read), rank 0 adds them in rank order (bitwise reproducible) and
+      // runs the epilogue; the second barrier keeps the others' shared memory alive until it has.
+      // NOTES: a decode tile's sum is 4-8 KB, against the 64-112 KB of the 128x256 tiles whose
+      // cluster sums lost to the slabs (runs 100, 164-165).
+      constexpr int kSumThreads = 128 * C::kConsumers;
+      static_assert(C::kAccumulators * kSumThreads * 4 <= C::kStages * C::kStageBytes, "a rank's sum fits its stages");
+      const int t = static_cast<int>(threadIdx.x) - 128;
+      const uint32_t rank = dev::cluster_ctarank();
+      float* part = reinterpret_cast<float*>(smem_raw + (base - raw));
+      if (rank != 0) {
+        if constexpr (C::kConsumers > 1) named_barrier_sync(1, kSumThreads);  // both consumers done with the stages
+#pragma unroll
+        for (int i = 0; i < C::kAccumulators; ++i) part[i * kSumThreads + t] = acc[i];
+      }
+      dev::cluster_sync();
+      if (rank == 0) {
+        for (int r = 1; r < cluster_splits; ++r) {
+#pragma unroll
+          for (int i = 0; i < C::kAccumulators; ++i)
+            acc[i] += dev::ld_cluster_f32(dev::map_to_rank(base + 4u * static_cast<uint32_t>(i * kSumThreads + t), r));
+        }
+      }
+      dev::cluster_sync();
+      if (rank != 0) return;
     }
 
     // --- fast epilogue: alpha*acc -> 16-bit pairs -> global, no shared memory, no barrier -------
@@ -832,8 +887,30 @@ uint64_t* g_trace = nullptr;
 // and split z stores its raw f32 sum (alpha = 1, beta = 0) to slab z, in D's layout with the ld of
 // split_slab_ld (so that the reduce pass reads the slabs and writes D along the same direction).
 // copy: with v.in_copy, what the grid copies first (args' A and B are then the copies' addresses).
+// cs: split-K without slabs (Sm90ClusterSplit; partials == nullptr): each tile's splits are one
+// cluster, summed in rank 0's registers from the peers' shared memory. k_blocks_per_split and
+// splits are then cs's (every tile), or the whole K and 1 (the tail only).
+Status check_cluster_split(const Sm90ClusterSplit& cs, int64_t k_blocks, int64_t tiles, Sm90WsVariant v) {
+  auto tiles_k = [&](int per, int n) {
+    return per >= 1 && static_cast<int64_t>(per) * (n - 1) < k_blocks && static_cast<int64_t>(per) * n >= k_blocks;
+  };
+  const bool every = cs.splits >= 2 && cs.splits <= kMaxClusterSplits && cs.tail_splits == 1 &&
+                     tiles_k(cs.k_blocks_per_split, cs.splits);
+  const bool tail = cs.splits == 1 && cs.tail_splits >= 2 && cs.tail_splits <= kMaxClusterSplits &&
+                    cs.tail_first > 0 && cs.tail_first < tiles && cs.tail_first % cs.tail_splits == 0 &&
+                    tiles_k(cs.tail_k_blocks_per_split, cs.tail_splits);
+  if ((!every && !tail) || v.tile_n > kMaxClusterSumWidth || v.in_copy)
+    return Status(StatusCode::internal, "split-K in a cluster: 2.." + std::to_string(kMaxClusterSplits) +
+                                            " splits tiling " + std::to_string(k_blocks) +
+                                            " k-blocks, of every tile or of a tail after whole clusters, on a tile at most " +
+                                            std::to_string(kMaxClusterSumWidth) + " wide, no in-kernel copies");
+  return Status::success();
+}
+
 Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blocks_per_split, int splits,
-                   float* partials, bool allow_direct_store, const InCopy* copy = nullptr) {
+                   float* partials, bool allow_direct_store, const InCopy* copy = nullptr,
+                   const Sm90ClusterSplit* cs = nullptr) {
+  const bool in_cluster = cs != nullptr;
   const GemmDesc& g = args.desc;
   const bool a_mn_major = g.a.layout == Layout::column;
   const bool b_mn_major = g.b.layout == Layout::row;
@@ -847,13 +924,15 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   const int64_t k_blocks = (g.k + tile_k - 1) / tile_k;
   if (input == DType::tf32 && (a_mn_major || b_mn_major || v.thread_loads))
     return Status::unsupported("tf32 wgmma needs K-major A and B (A row-major, B column-major), through TMA");
+  if (in_cluster && (partials != nullptr || copy != nullptr))
+    return Status(StatusCode::internal, "split-K in a cluster takes no slabs and no in-kernel copies");
   if (v.in_copy != (copy != nullptr) ||
       (copy != nullptr && (copy->count < 1 || copy->count > 2 || copy->counters == nullptr || v.thread_loads ||
                            v.row_classes || a_mn_major || b_mn_major || splits > kTileCounterWords)))
     return Status(StatusCode::internal, "in-kernel copies: K-major A and B, one or two operands, a counter a split");
   if (splits < 1 || splits > 65535 || k_blocks_per_split < 1 ||
       static_cast<int64_t>(k_blocks_per_split) * (splits - 1) >= k_blocks ||
-      static_cast<int64_t>(k_blocks_per_split) * splits < k_blocks || (splits > 1 && partials == nullptr))
+      static_cast<int64_t>(k_blocks_per_split) * splits < k_blocks || (splits > 1 && partials == nullptr && !in_cluster))
     return Status(StatusCode::internal, "split-K: " + std::to_string(splits) + " splits of " +
                                             std::to_string(k_blocks_per_split) + " k-blocks do not tile " +
                                             std::to_string(k_blocks) + " k-blocks");
@@ -918,6 +997,13 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   ep.d_split_bytes = 0;
   ep.f32_slab = false;
   p.k_blocks_per_split = k_blocks_per_split;
+  p.cluster_splits = in_cluster ? cs->splits : 1;
+  p.tail_first = in_cluster ? cs->tail_first : 0;
+  p.tail_splits = in_cluster ? cs->tail_splits : 1;
+  p.tail_k_blocks_per_split = in_cluster ? cs->tail_k_blocks_per_split : 0;
+  if (in_cluster) {
+    if (Status st = check_cluster_split(*cs, k_blocks, p.tiles_m * p.tiles_n, v); !st.ok()) return st;
+  }
   p.trace = g_trace;
   if (copy != nullptr) p.copy = *copy;
   if (partials != nullptr) {
@@ -953,7 +1039,9 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   Maps<false> plain{tma_a.map, tma_b.map};
   void* kernel_args[] = {v.row_classes ? static_cast<void*>(&classes) : static_cast<void*>(&plain), &p};
   cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(static_cast<unsigned>(p.tiles_m * p.tiles_n), 1, static_cast<unsigned>(splits));
+  const int64_t tiles = p.tiles_m * p.tiles_n;
+  cfg.gridDim = p.tail_splits > 1 ? dim3(static_cast<unsigned>(p.tail_first + (tiles - p.tail_first) * p.tail_splits))
+                                  : dim3(static_cast<unsigned>(tiles), 1, static_cast<unsigned>(splits));
   cfg.blockDim = dim3(static_cast<unsigned>(shape.threads));
   cfg.dynamicSmemBytes = static_cast<std::size_t>(shape.smem_bytes);
   cfg.stream = args.stream;
@@ -969,6 +1057,14 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   }();
   cudaLaunchAttribute attrs[2] = {pdl_attribute(), {}};
   unsigned count = 1;
+  if (in_cluster) {
+    cudaLaunchAttribute& cluster = attrs[count++];
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    const bool tail = p.tail_splits > 1;  // a tail's splits along x, every tile's along z
+    cluster.val.clusterDim.x = tail ? static_cast<unsigned>(p.tail_splits) : 1;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = tail ? 1 : static_cast<unsigned>(p.cluster_splits);
+  }
   if (v.in_copy && fused_launch != 1) {
     cudaLaunchAttribute coop{};
     coop.id = cudaLaunchAttributeCooperative;
@@ -998,6 +1094,16 @@ Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_bl
   // split_k.cu counts k-blocks with sm90_wgmma_ws_shape()'s 16-bit tile_k; no tf32 split-K yet.
   if (input == DType::tf32) return Status::unsupported("split-K on the sm90 wgmma kernel takes bf16 or f16");
   return launch_impl(args, input, v, k_blocks_per_split, splits, partials, false, copy);
+}
+
+Status sm90_wgmma_ws_launch_cluster_split(const GemmArgs& args, DType input, Sm90WsVariant v,
+                                          const Sm90ClusterSplit& split) {
+  if (input == DType::tf32) return Status::unsupported("split-K on the sm90 wgmma kernel takes bf16 or f16");
+  if (v.in_copy) return Status::unsupported("split-K in a cluster does not run the in-kernel copies");
+  const int64_t k_blocks = (args.desc.k + tile_k_of(input) - 1) / tile_k_of(input);
+  const bool every = split.tail_splits <= 1;
+  return launch_impl(args, input, v, every ? split.k_blocks_per_split : static_cast<int>(k_blocks),
+                     every ? split.splits : 1, nullptr, true, nullptr, &split);
 }
 
 const void* sm90_wgmma_ws_function(DType input, bool direct_store, Sm90WsVariant v) {

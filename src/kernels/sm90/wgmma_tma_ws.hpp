@@ -54,6 +54,24 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct
 // k-blocks with none empty. args.d/args.c are not touched.
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
                                      float* partials, Sm90WsVariant v = {}, const InCopy* copy = nullptr);
+// Split-K without slabs: a tile's splits are one cluster; rank 0 adds the peers' f32 sums from
+// their shared memory in rank order and stores D with alpha/beta, so no workspace and no reduce
+// launch. For the narrow swap tiles, whose sums are a few KB (swap_ab.cu decides). Either every
+// tile splits (splits of k_blocks_per_split: gridDim.z = splits, clusters along z), or only the
+// tail (splits = 1): tiles [0, tail_first) run unsplit and the rest in tail_splits splits of
+// tail_k_blocks_per_split (clusters of tail_splits along x; tail_first a multiple of it), so a
+// last partial round of tiles spreads over more SMs.
+inline constexpr int kMaxClusterSplits = 8;    // the portable cluster size
+inline constexpr int kMaxClusterSumWidth = 32;  // the tiles it is compiled for: N <= 32
+struct Sm90ClusterSplit {
+  int splits = 1;
+  int k_blocks_per_split = 0;
+  int64_t tail_first = 0;
+  int tail_splits = 1;
+  int tail_k_blocks_per_split = 0;
+};
+Status sm90_wgmma_ws_launch_cluster_split(const GemmArgs& args, DType input, Sm90WsVariant v,
+                                          const Sm90ClusterSplit& split);
 // The TN instance, for attributes (tf32 has no direct-store instance: its D is f32; direct_store
 // is ignored for it and for every variant but {256, 4}).
 const void* sm90_wgmma_ws_function(DType input, bool direct_store = false, Sm90WsVariant v = {});
