@@ -274,17 +274,34 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
   const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
   double best = predict_time(s, r.device, t, b, peak).total_us;
   int best_split = 1;
-  for (int k = 2; k <= 64 && ceil_div(g.k, k) >= 4 * t.tile_k; ++k) {
-    const double us = predict_time(s, r.device, t, b, peak, k).total_us;
-    if (us < best * 0.98) { best = us; best_split = k; }
+  std::string split_how, tail;
+  if (narrow <= 32) {
+    // As gemm() plans it (path_rules.hpp): the most splits whose clusters fit one round, summed in
+    // the clusters (no combine pass), or the last round's tiles in two.
+    const int64_t tiles = ceil_div(g.n, rows), k_blocks = ceil_div(g.k, t.tile_k), sms = r.device.sm_count;
+    best_split = swap_cluster_splits(tiles, k_blocks, sms, [&](int c) { return modeled_resident_clusters(c, sms); });
+    if (best_split > 1) {
+      const TimeModel tm = predict_time(s, r.device, t, b, peak, best_split);
+      best = tm.total_us - tm.combine_us;
+      split_how = " summed in clusters of " + std::to_string(best_split);
+    }
+    if (const int64_t first = swap_tail_first(tiles, k_blocks, sms, modeled_resident_clusters(2, sms)); first > 0)
+      tail = "; the last round's " + std::to_string(tiles - first) + " of " + std::to_string(tiles) +
+             " tiles run in 2 K splits summed in clusters of 2 (not priced here)";
+  } else {
+    for (int k = 2; k <= 64 && ceil_div(g.k, k) >= 4 * t.tile_k; ++k) {
+      const double us = predict_time(s, r.device, t, b, peak, k).total_us;
+      if (us < best * 0.98) { best = us; best_split = k; }
+    }
   }
   const bool pad_first = r.predicted.copy_us > 0;
   add(out, r.predicted.total_us, best,
       std::string(pad_first ? "pad lda/ldb to 16 bytes, then " : "") + "swap A/B" +
-          (best_split > 1 ? " + split-K x" + std::to_string(best_split) : std::string()),
+          (best_split > 1 ? " + split-K x" + std::to_string(best_split) + split_how : std::string()),
       "M=" + std::to_string(g.m) + " fills " + fmt("%.0f%%", 100.0 * static_cast<double>(g.m) / r.tile.tile_m) +
           " of a " + std::to_string(r.tile.tile_m) + "-row tile; computing D^T = B^T A^T puts N on wgmma's 64-row side and M on an N=" +
-          std::to_string(narrow) + " tile (" + std::to_string(rows) + "x" + std::to_string(narrow) + ", " + std::to_string(stages) + " stages)");
+          std::to_string(narrow) + " tile (" + std::to_string(rows) + "x" + std::to_string(narrow) + ", " + std::to_string(stages) + " stages)" +
+          tail);
 }
 
 // The cluster kernel's fitting widths on the swapped problem (kernels/sm90/pc_swap.hpp), where

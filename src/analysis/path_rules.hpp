@@ -34,6 +34,45 @@ constexpr bool swap_narrow_takes_128_rows(int64_t m, int64_t n, int64_t sm_count
   return m <= 32 && (n + 63) / 64 > sms && (n + 127) / 128 <= sms;
 }
 
+// Clusters of `ctas` CTAs (one a SM, 2..8) resident at once: the H200's answer (run 190: 66, 39,
+// 30, 22, 17, 15, 15; a cluster's CTAs share a GPC of 16-18 SMs) scaled to sm_count, for where
+// there is no device to ask (kernels/sm90/swap_ab.cu asks it when there is).
+constexpr int64_t modeled_resident_clusters(int ctas, int64_t sm_count) {
+  constexpr int64_t kH200[] = {0, 0, 66, 39, 30, 22, 17, 15, 15};
+  const int64_t sms = sm_count > 1 ? sm_count : 1;
+  if (ctas < 2) return sms;
+  if (ctas > 8) return 0;
+  const int64_t c = kH200[ctas] * sms / 132;
+  return c > 1 ? c : 1;
+}
+
+// The swap tiles of widths 16 and 32 where their tiles fill under half the SMs: K in the most
+// splits (<= 8, >= 4 k-blocks each) whose clusters fit one round (capacity(s): clusters of s
+// resident), summed in the clusters; 1 where none fits. NOTES (run 191, forced sweeps of 1-16 on
+// 8 decode shapes): that count was the fastest within 2% on all 8; a second round of clusters, or
+// the slab model's 11 splits in 4 rounds (16x3072x12288: 38.2 us against 26.3), lost.
+template <class Capacity>
+constexpr int swap_cluster_splits(int64_t tiles, int64_t k_blocks, int64_t sm_count, Capacity capacity) {
+  if (2 * tiles >= (sm_count > 1 ? sm_count : 1)) return 1;
+  const int64_t cap = k_blocks / 4 < 8 ? k_blocks / 4 : 8;
+  for (int64_t s = cap; s >= 2; --s)
+    if (capacity(static_cast<int>(s)) >= tiles) return static_cast<int>(s);
+  return 1;
+}
+
+// Past one round of those tiles, a last round at most half full runs in two splits summed in
+// clusters of 2 (every CTA then in a cluster of 2: only where those fill every SM). The first
+// tile of that tail (a whole number of clusters before it), or 0 for none. NOTES (run 191): 2-7 us
+// off 40-60 tail tiles (16x28672x8192 125.7 -> 118.9 us), level at 8.
+constexpr int64_t swap_tail_first(int64_t tiles, int64_t k_blocks, int64_t sm_count, int64_t pair_capacity) {
+  const int64_t sms = sm_count > 1 ? sm_count : 1;
+  const int64_t tail = tiles % sms;
+  int64_t first = tiles - tail;
+  if (first % 2 != 0) --first;
+  const bool applies = tiles > sms && tail > 0 && 2 * (tiles - first) <= sms && k_blocks >= 8 && 2 * pair_capacity >= sms;
+  return applies ? first : 0;
+}
+
 // Stream-K shares a last round of tiles after a full one only where a tile has at least this many
 // k-blocks (kernels/sm90 sm90_pc_streamk_shares_tail, and explain's stream-K advice): each shared
 // piece writes and reads back an f32 partial and pays a second pipeline fill whatever its k-blocks.

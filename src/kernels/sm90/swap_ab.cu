@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "analysis/path_rules.hpp"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/split_k.hpp"
@@ -52,7 +53,7 @@ Sm90WsVariant swap_ab_variant(int64_t m) {
 }
 
 int swap_cluster_capacity(Sm90WsVariant v, int splits, int sm_count) {
-  if (splits < 2) return std::max(sm_count, 1);
+  if (splits < 2 || splits > kMaxClusterSplits) return splits < 2 ? std::max(sm_count, 1) : 0;
   if (current_device_sm_count() == sm_count) {
     const Sm90WsShape shape = sm90_wgmma_ws_shape(DType::bf16, v);
     const void* fn = sm90_wgmma_ws_function(DType::bf16, false, v);
@@ -61,12 +62,7 @@ int swap_cluster_capacity(Sm90WsVariant v, int splits, int sm_count) {
         return r.value();
     }
   }
-  // NOTES: the H200 (132 SMs, one of these CTAs a SM) fits 66, 39, 30, 22, 17, 15 and 15 clusters
-  // of 2..8 (run 190): a cluster's CTAs share a GPC, and GPCs hold 16-18 SMs. Other SM counts
-  // scale it.
-  static constexpr int kH200[] = {0, 0, 66, 39, 30, 22, 17, 15, 15};
-  if (splits > kMaxClusterSplits) return 0;
-  return std::max(1, kH200[splits] * sm_count / 132);
+  return static_cast<int>(modeled_resident_clusters(splits, sm_count));
 }
 
 SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
@@ -89,28 +85,15 @@ SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
     // splits (the model's pick was 4), 16x12288x4096 (192 tiles) 33.8 against 38.4-42.5 (run 59).
     best = 1;
     // Past one round, a last round at most half full runs its tiles in two splits on twice the SMs.
-    const int64_t tail = tiles % sms;
-    int64_t first = tiles - tail;
-    if (first % 2 != 0) --first;  // whole clusters of 2 before the tail (an odd SM count)
-    if (cluster_ok && tiles > sms && tail > 0 && 2 * (tiles - first) <= sms && k_blocks >= 8 &&
-        2 * swap_cluster_capacity(v, 2, sm_count) >= sms) {
-      p.tail_first = first;
-      p.tail_splits = 2;
+    if (cluster_ok) {
+      p.tail_first = swap_tail_first(tiles, k_blocks, sms, swap_cluster_capacity(v, 2, sm_count));
+      if (p.tail_first > 0) p.tail_splits = 2;
     }
   } else if (cluster_ok) {
-    // The most splits whose clusters fit one round (swap_cluster_capacity), each of >= 4 k-blocks
-    // so the ring fills; no slabs, no reduce.
-    // NOTES: forced sweeps of 1-16 splits (run 191, 8 decode shapes of 16-64 tiles): this count was
-    // the fastest or within 2% of it on all 8, and clusters beat slabs at every count that fits one
-    // round (16x3072x12288: 26.3 us in 2 against 28.5 on slabs and 38.2 for the slab model's 11 in 4
-    // rounds; 16x2048x8192: 17.0 in 3 against 18.9 for its 4 on slabs).
-    const int64_t cap = std::min<int64_t>(kMaxClusterSplits, k_blocks / 4);
-    for (int64_t s = cap; s >= 2; --s)
-      if (swap_cluster_capacity(v, static_cast<int>(s), sm_count) >= tiles) {
-        best = s;
-        best_in_cluster = true;
-        break;
-      }
+    // The most splits whose clusters fit one round (path_rules.hpp); no slabs, no reduce.
+    best = swap_cluster_splits(tiles, k_blocks, sms,
+                               [&](int c) { return static_cast<int64_t>(swap_cluster_capacity(v, c, sm_count)); });
+    best_in_cluster = best > 1;
   } else {
     // Time in units of one CTA streaming all of K: waves * K/s, plus the slab traffic (written and
     // read back as f32: 8 bytes per M*N element and split against the 2 bytes per B element of a
