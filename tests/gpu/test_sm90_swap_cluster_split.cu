@@ -1,8 +1,8 @@
-// Split-K of the narrow swap tiles summed inside a cluster (swap_ab.hpp, in_cluster): every split
-// count a cluster takes (2..8) on the 64- and 128-row tiles of widths 16 and 32, with M, N and K
-// tails, alpha/beta and every D/C layout, against the device reference and twice bit for bit (the
-// ranks are added in rank order); the plan's choice between cluster and slabs; gemm() on the decode
-// shapes that split.
+// Split-K of the swap tiles summed inside a cluster (swap_ab.hpp, in_cluster): every split count a
+// cluster takes (2..8) on the 64- and 128-row tiles of widths 16 and 32 and on the 64- and 128-wide
+// tiles (forced counts: their planner keeps the slabs), with M, N and K tails, alpha/beta and every
+// D/C layout, against the device reference and twice bit for bit (the ranks are added in rank
+// order); the plan's choice between cluster and slabs; gemm() on the decode shapes that split.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -32,6 +32,18 @@ std::vector<const KernelEntry*> narrow_swap_entries(DType in) {
   for (const KernelEntry& k : kernel_registry()) {
     const std::string_view name = k.name;
     if (k.input == in && k.tile_m <= 32 && (name.ends_with("_swapab") || name.ends_with("_swapab_oneround")))
+      found.push_back(&k);
+  }
+  return found;
+}
+
+// The swap entries of widths 64 and 128 (128 or 256 rows) for this input.
+std::vector<const KernelEntry*> wide_swap_entries(DType in) {
+  std::vector<const KernelEntry*> found;
+  for (const KernelEntry& k : kernel_registry()) {
+    const std::string_view name = k.name;
+    if (k.input == in && k.tile_m > 32 && k.tile_m <= 128 && k.tile_n <= 256 &&
+        (name.ends_with("x64_s9_swapab") || name.ends_with("x64_s7_swapab") || name.ends_with("_swapab_wide")))
       found.push_back(&k);
   }
   return found;
@@ -76,11 +88,18 @@ TEST(Sm90SwapClusterSplitHost, PlanSumsSmallSplitsOfNarrowTilesInClusters) {
     EXPECT_GT(p.workspace_bytes, 0u);
   }
   {
-    // The 64-wide tile's sums (32 KB a CTA) stay on the slabs.
+    // A forced count on the 64-wide tile is summed in clusters (the kernel has it) ...
     const ForcedSplits forced(2);
     g = tn_case(DType::bf16, {40, 4096, 4096}, 0);
     p = plan_swap_ab(g, 132, swap_ab_variant(g.m));
     EXPECT_EQ(p.variant.tile_n, 64);
+    EXPECT_TRUE(p.in_cluster);
+    EXPECT_EQ(p.workspace_bytes, 0u);
+  }
+  if (!swap_cluster_split_wide()) {
+    // ... but its own plan keeps the slab model (not measured in clusters as its default).
+    g = tn_case(DType::bf16, {40, 4096, 4096}, 0);
+    p = plan_swap_ab(g, 132, swap_ab_variant(g.m));
     EXPECT_FALSE(p.in_cluster);
   }
   // The most splits whose clusters fit one round: 48 tiles take 2 (the slab model took 11 in four
@@ -155,7 +174,8 @@ TEST(Sm90SwapClusterSplit, TailSplitsOnTheNarrowKernel) {
   int variant = 0;
   for (DType in : {DType::bf16, DType::f16})
     for (const Sm90WsVariant v : {sm90_wgmma_ws_narrow_variant(16, 1), sm90_wgmma_ws_narrow_variant(32, 1),
-                                  sm90_wgmma_ws_narrow_variant(16, 2)})
+                                  sm90_wgmma_ws_narrow_variant(16, 2), sm90_wgmma_ws_narrow_variant(64, 2),
+                                  sm90_wgmma_ws_narrow_variant(128, 2), sm90_wgmma_ws_narrow_variant(64, 4)})
       for (int splits = 2; splits <= kMaxClusterSplits; ++splits) {
         // 16 tiles of 64 or 128 rows, the last one partial; 3 k-blocks a split, the last one with
         // a K tail.
@@ -185,8 +205,12 @@ TEST(Sm90SwapClusterSplit, TailSplitRefusesWhatItCannotRun) {
   EXPECT_EQ(sm90_wgmma_ws_launch_cluster_split(args, DType::bf16, sm90_wgmma_ws_narrow_variant(16, 1), cs).code(),
             StatusCode::internal);
   cs.tail_k_blocks_per_split = 8;
-  EXPECT_EQ(sm90_wgmma_ws_launch_cluster_split(args, DType::bf16, sm90_wgmma_ws_narrow_variant(64, 2), cs).code(),
-            StatusCode::internal);  // a 64-wide tile's sums are not compiled
+  Sm90WsVariant thread_loads = sm90_wgmma_ws_narrow_variant(128, 2);
+  thread_loads.thread_loads = true;
+  EXPECT_EQ(sm90_wgmma_ws_launch_cluster_split(args, DType::bf16, thread_loads, cs).code(),
+            StatusCode::internal);  // the thread-load tiles' sums are not compiled
+  EXPECT_EQ(sm90_wgmma_ws_launch_cluster_split(args, DType::bf16, Sm90WsVariant{}, cs).code(),
+            StatusCode::internal);  // nor the 256-wide tile's
   EXPECT_TRUE(sm90_wgmma_ws_launch_cluster_split(args, DType::bf16, sm90_wgmma_ws_narrow_variant(16, 1), cs).ok());
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
@@ -220,6 +244,33 @@ TEST_P(Sm90SwapClusterSplit, MatchesDeviceReferenceAndIsDeterministic) {
   EXPECT_GE(ran, in == DType::bf16 ? 2 : 1);
 }
 
+// The 64- and 128-wide swap tiles at forced counts: M from 33 to 128 (the 128-wide tile also at
+// M = 65 and 100, the 64-wide one with 256 rows where its fill rule admits N).
+const Shape kWideClusterShapes[] = {{40, 300, 1000}, {64, 257, 4097}, {65, 130, 1025}, {100, 500, 2049}, {128, 129, 513}};
+
+class Sm90SwapClusterSplitWide : public ::testing::TestWithParam<ClusterCase> {};
+
+TEST_P(Sm90SwapClusterSplitWide, MatchesDeviceReferenceAndIsDeterministic) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (swap_cluster_split_disabled()) GTEST_SKIP() << "TCGEMM_DIAG_NO_CLUSTER_SPLIT=1 keeps the slabs";
+  const auto [in, si, splits] = GetParam();
+  const Shape sh = kWideClusterShapes[si];
+  const ForcedSplits forced(splits);
+  const GemmDesc g = tn_case(in, sh, si + splits);
+  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  int ran = 0;
+  for (const KernelEntry* k : wide_swap_entries(in)) {
+    if (!k->supports(g).ok()) continue;
+    SCOPED_TRACE(std::string(k->name) + ", splits " + std::to_string(k->split_k(g)));
+    EXPECT_GE(k->split_k(g), 2);
+    EXPECT_LE(k->split_k(g), splits);
+    EXPECT_EQ(k->workspace_bytes(g), 0u) << "a cluster sum needs no workspace";
+    run_and_check(*k, g, 0, /*twice=*/true);
+    ++ran;
+  }
+  EXPECT_GE(ran, 1);
+}
+
 std::string cluster_name(const ::testing::TestParamInfo<ClusterCase>& info) {
   const auto [in, si, splits] = info.param;
   return std::string(to_string(in)) + "_" + shape_name(kClusterShapes[si]) + "_splits" + std::to_string(splits);
@@ -231,6 +282,17 @@ INSTANTIATE_TEST_SUITE_P(Splits, Sm90SwapClusterSplit,
                                             ::testing::Range(2, kMaxClusterSplits + 1)),
                          cluster_name);
 
+std::string wide_cluster_name(const ::testing::TestParamInfo<ClusterCase>& info) {
+  const auto [in, si, splits] = info.param;
+  return std::string(to_string(in)) + "_" + shape_name(kWideClusterShapes[si]) + "_splits" + std::to_string(splits);
+}
+
+INSTANTIATE_TEST_SUITE_P(Splits, Sm90SwapClusterSplitWide,
+                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
+                                            ::testing::Range(0, static_cast<int>(std::size(kWideClusterShapes))),
+                                            ::testing::Range(2, kMaxClusterSplits + 1)),
+                         wide_cluster_name);
+
 // Small, for compute-sanitizer (TCGEMM_TEST_SMALL=1 runs *Small*): both widths and row counts,
 // 2, 3 and 8 ranks.
 TEST(Sm90SwapClusterSplitSmall, RanksSumInOrder) {
@@ -241,6 +303,17 @@ TEST(Sm90SwapClusterSplitSmall, RanksSumInOrder) {
       const ForcedSplits forced(splits);
       const GemmDesc g = tn_case(DType::bf16, sh, splits);
       for (const KernelEntry* k : narrow_swap_entries(DType::bf16)) {
+        if (!k->supports(g).ok()) continue;
+        SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + " splits " + std::to_string(splits));
+        run_and_check(*k, g, 0, /*twice=*/true);
+      }
+    }
+  // The 64- and 128-wide tiles' 16 and 32 KB sums a consumer.
+  for (const Shape sh : {Shape{50, 150, 520}, Shape{100, 70, 1000}})
+    for (int splits : {2, 8}) {
+      const ForcedSplits forced(splits);
+      const GemmDesc g = tn_case(DType::bf16, sh, splits);
+      for (const KernelEntry* k : wide_swap_entries(DType::bf16)) {
         if (!k->supports(g).ok()) continue;
         SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + " splits " + std::to_string(splits));
         run_and_check(*k, g, 0, /*twice=*/true);

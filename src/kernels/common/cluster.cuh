@@ -35,6 +35,16 @@ __device__ __forceinline__ float ld_cluster_f32(uint32_t cluster_addr) {
   return v;
 }
 
+// Four floats at a 16-byte aligned shared::cluster address. No memory clobber, so that a run of them
+// issues back to back: the caller orders them with its cluster barriers.
+__device__ __forceinline__ float4 ld_cluster_f32x4(uint32_t cluster_addr) {
+  float4 v;
+  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(cluster_addr));
+  return v;
+}
+
 // NOTES: default semantics (release at CTA scope), as CUTLASS's ClusterBarrier::arrive: what is
 // released is this warpgroup's wgmma reads of a stage, complete once wgmma.wait_group returned.
 // `.release.cluster` compiles to MEMBAR.ALL.GPU before every arrival (seen in the SASS).

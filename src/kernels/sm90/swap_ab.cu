@@ -34,6 +34,14 @@ bool swap_cluster_split_disabled() {
   return off;
 }
 
+bool swap_cluster_split_wide() {
+  static const bool on = [] {
+    const char* e = std::getenv("TCGEMM_DIAG_CLUSTER_SPLIT_WIDE");
+    return e != nullptr && *e == '1';
+  }();
+  return on;
+}
+
 GemmDesc swapped_desc(const GemmDesc& g) {
   GemmDesc s = g;
   s.m = g.n;
@@ -72,13 +80,18 @@ SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
   const int64_t k_blocks = ceil_div(g.k, shape.tile_k);
   const int64_t tiles = ceil_div(g.n, shape.tile_m) * ceil_div(g.m, shape.tile_n);
   const int64_t sms = std::max(sm_count, 1);
-  const bool cluster_ok = v.tile_n <= kMaxClusterSumWidth && !v.thread_loads && !v.row_classes && !v.in_copy &&
-                          !swap_cluster_split_disabled();
+  // The kernel sums splits in a cluster on every TMA-loaded tile up to kMaxClusterSumWidth wide; the
+  // planner takes it on its own only where it was measured to win, the 16/32-wide tiles (runs 190-192),
+  // unless TCGEMM_DIAG_CLUSTER_SPLIT_WIDE=1 (the 64/128-wide ones, for A/B runs). Forced counts use it
+  // wherever the kernel has it.
+  const bool cluster_capable = v.tile_n <= kMaxClusterSumWidth && !v.thread_loads && !v.row_classes && !v.in_copy &&
+                               !swap_cluster_split_disabled();
+  const bool cluster_ok = cluster_capable && (v.tile_n <= 32 || swap_cluster_split_wide());
   int64_t best = 1;
   bool best_in_cluster = false;
   if (forced_split_k() > 0) {
     best = forced_split_k();
-    best_in_cluster = cluster_ok;  // settled below by the split count that comes out
+    best_in_cluster = cluster_capable;  // settled below by the split count that comes out
   } else if (2 * tiles >= sms) {
     // NOTES: tiles on at least half the SMs already hold HBM at its rate, so splits only add
     // slabs and a reduce: 64x12288x4096 (96 tiles) 35.4 us unsplit against 42.6-47.0 with 2-4

@@ -40,6 +40,9 @@ struct SwapAbPlan {
 // Diagnosis: TCGEMM_DIAG_NO_CLUSTER_SPLIT=1 keeps every split on the slabs and the reduce (to
 // measure the cluster sum against them in one build).
 bool swap_cluster_split_disabled();
+// Diagnosis: TCGEMM_DIAG_CLUSTER_SPLIT_WIDE=1 lets the planner sum the 64- and 128-wide tiles'
+// splits in clusters too (one round of clusters, as the narrow tiles), instead of the slab model.
+bool swap_cluster_split_wide();
 // Splits of the 64- and 128-wide tiles chosen by a memory-bound model: CTAs = tiles * splits run in
 // waves of sm_count, each CTA streams its rows of B over K / splits; splitting also writes and
 // re-reads splits * M * N f32. No split when the tiles alone occupy at least half the SMs

@@ -324,9 +324,9 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
                 "row classes: K-major A and B, boxes of whole 8-row swizzle atoms (tile N 64 or 128)");
   // Rows a row-class box holds (tile / 8).
   constexpr int kARows = C::kTileM / kRowClasses, kBRows = C::kTileN / kRowClasses;
-  // Split-K in a cluster (Params::cluster_splits, tail_splits) is compiled only where its sums are
-  // small: the widths of 16 and 32 (the sum loop made the 256-wide tile spill).
-  constexpr bool kClusterSum = C::kTileN <= kMaxClusterSumWidth && !kInCopy;
+  // Split-K in a cluster (Params::cluster_splits, tail_splits) is compiled only for the TMA-loaded
+  // tiles at most 128 wide: the sum loop made the 256-wide tile and the 128-wide thread-load one spill.
+  constexpr bool kClusterSum = C::kTileN <= kMaxClusterSumWidth && !kInCopy && !kThreadLoads && !kRowClassLoads;
   // This CTA's tile and split: blockIdx.x and .z, or past tail_first a tile's split within its
   // cluster along x. A cluster's CTAs are all below tail_first or all past it (the host aligns it).
   int64_t tile = blockIdx.x;
@@ -577,20 +577,30 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       // cluster sums lost to the slabs (runs 100, 164-165).
       constexpr int kSumThreads = 128 * C::kConsumers;
       static_assert(C::kAccumulators * kSumThreads * 4 <= C::kStages * C::kStageBytes, "a rank's sum fits its stages");
+      static_assert(C::kAccumulators % 4 == 0, "the sums move as float4");
       const int t = static_cast<int>(threadIdx.x) - 128;
       const uint32_t rank = dev::cluster_ctarank();
-      float* part = reinterpret_cast<float*>(smem_raw + (base - raw));
+      // Thread t's accumulators 4j..4j+3 at float4 j * kSumThreads + t: a warp's 16-byte accesses
+      // are 512 contiguous bytes, and a peer's sum comes over in a quarter of the loads.
+      float4* part = reinterpret_cast<float4*>(smem_raw + (base - raw));
       if (rank != 0) {
         if constexpr (C::kConsumers > 1) named_barrier_sync(1, kSumThreads);  // both consumers done with the stages
 #pragma unroll
-        for (int i = 0; i < C::kAccumulators; ++i) part[i * kSumThreads + t] = acc[i];
+        for (int j = 0; j < C::kAccumulators / 4; ++j)
+          part[j * kSumThreads + t] = make_float4(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
       }
       dev::cluster_sync();
       if (rank == 0) {
         for (int r = 1; r < cluster_splits; ++r) {
+          const uint32_t peer = dev::map_to_rank(base, static_cast<uint32_t>(r)) + 16u * static_cast<uint32_t>(t);
 #pragma unroll
-          for (int i = 0; i < C::kAccumulators; ++i)
-            acc[i] += dev::ld_cluster_f32(dev::map_to_rank(base + 4u * static_cast<uint32_t>(i * kSumThreads + t), r));
+          for (int j = 0; j < C::kAccumulators / 4; ++j) {
+            const float4 v = dev::ld_cluster_f32x4(peer + 16u * static_cast<uint32_t>(j * kSumThreads));
+            acc[4 * j] += v.x;
+            acc[4 * j + 1] += v.y;
+            acc[4 * j + 2] += v.z;
+            acc[4 * j + 3] += v.w;
+          }
         }
       }
       dev::cluster_sync();
@@ -899,11 +909,11 @@ Status check_cluster_split(const Sm90ClusterSplit& cs, int64_t k_blocks, int64_t
   const bool tail = cs.splits == 1 && cs.tail_splits >= 2 && cs.tail_splits <= kMaxClusterSplits &&
                     cs.tail_first > 0 && cs.tail_first < tiles && cs.tail_first % cs.tail_splits == 0 &&
                     tiles_k(cs.tail_k_blocks_per_split, cs.tail_splits);
-  if ((!every && !tail) || v.tile_n > kMaxClusterSumWidth || v.in_copy)
+  if ((!every && !tail) || v.tile_n > kMaxClusterSumWidth || v.in_copy || v.thread_loads || v.row_classes)
     return Status(StatusCode::internal, "split-K in a cluster: 2.." + std::to_string(kMaxClusterSplits) +
                                             " splits tiling " + std::to_string(k_blocks) +
                                             " k-blocks, of every tile or of a tail after whole clusters, on a tile at most " +
-                                            std::to_string(kMaxClusterSumWidth) + " wide, no in-kernel copies");
+                                            std::to_string(kMaxClusterSumWidth) + " wide loading by TMA (no thread loads, row classes or in-kernel copies)");
   return Status::success();
 }
 

@@ -62,7 +62,7 @@ Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_bl
 // tail_k_blocks_per_split (clusters of tail_splits along x; tail_first a multiple of it), so a
 // last partial round of tiles spreads over more SMs.
 inline constexpr int kMaxClusterSplits = 8;    // the portable cluster size
-inline constexpr int kMaxClusterSumWidth = 32;  // the tiles it is compiled for: N <= 32
+inline constexpr int kMaxClusterSumWidth = 128;  // the tiles it is compiled for: N <= 128
 struct Sm90ClusterSplit {
   int splits = 1;
   int k_blocks_per_split = 0;
