@@ -268,14 +268,18 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
   const int narrow = g.m <= 16 ? 16 : g.m <= 32 ? 32 : g.m <= 64 ? 64 : 128;
   const bool wide = swap_wide_tile_fills(g.m, g.n, r.device.sm_count);
   const bool narrow128 = swap_narrow_takes_128_rows(g.m, g.n, r.device.sm_count);
-  const int rows = narrow <= 32 ? (narrow128 ? 128 : 64) : wide ? 256 : 128;
-  const int stages = narrow <= 32 ? (narrow128 ? (narrow == 16 ? 12 : 11) : 16) : wide ? 5 : narrow == 64 ? 9 : 7;
+  // Width 64 also runs 64 rows (one consumer, 14 stages) where those tiles fit one round (run 194).
+  const bool rows64 = swap64_takes_64_rows(g.m, g.n, r.device.sm_count);
+  const bool one_consumer = (narrow <= 32 && !narrow128) || rows64;
+  const int rows = narrow <= 32 ? (narrow128 ? 128 : 64) : wide ? 256 : rows64 ? 64 : 128;
+  const int stages =
+      narrow <= 32 ? (narrow128 ? (narrow == 16 ? 12 : 11) : 16) : wide ? 5 : rows64 ? 14 : narrow == 64 ? 9 : 7;
   const TileConfig t{MmaFamily::wgmma, rows, narrow, r.tile.tile_k, stages, rows + 128, wide ? 96 : 168, 0};
   const int b = std::max(1, ctas_for(r.device, t, g.a.dtype));
   double best = predict_time(s, r.device, t, b, peak).total_us;
   int best_split = 1;
   std::string split_how, tail;
-  if (narrow <= 32) {
+  if (narrow <= 32 || one_consumer) {
     // As gemm() plans it (path_rules.hpp): the most splits whose clusters fit one round, summed in
     // the clusters (no combine pass), or the last round's tiles in two.
     const int64_t tiles = ceil_div(g.n, rows), k_blocks = ceil_div(g.k, t.tile_k), sms = r.device.sm_count;

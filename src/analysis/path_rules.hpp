@@ -34,6 +34,15 @@ constexpr bool swap_narrow_takes_128_rows(int64_t m, int64_t n, int64_t sm_count
   return m <= 32 && (n + 63) / 64 > sms && (n + 127) / 128 <= sms;
 }
 
+// Swap A/B for 32 < M <= 64 on 64 rows of N a CTA (one consumer warpgroup, as the narrow tiles)
+// where its ceil(N / 64) tiles fit one round: run 194 (midm_split.txt, same process) put it ahead
+// of the 128-row tile on all 10 shapes measured, by 8-16% (64x4096x4096 18.3 us against 21.4,
+// 64x8192x8192 42.5 against 47.2): twice the tiles, so half the splits, summed in clusters.
+constexpr bool swap64_takes_64_rows(int64_t m, int64_t n, int64_t sm_count) {
+  const int64_t sms = sm_count > 1 ? sm_count : 1;
+  return m > 32 && m <= 64 && (n + 63) / 64 <= sms;
+}
+
 // Clusters of `ctas` CTAs (one a SM, 2..8) resident at once: the H200's answer (run 190: 66, 39,
 // 30, 22, 17, 15, 15; a cluster's CTAs share a GPC of 16-18 SMs) scaled to sm_count, for where
 // there is no device to ask (kernels/sm90/swap_ab.cu asks it when there is).

@@ -780,8 +780,14 @@ TEST_P(Sm90SwapAB, MatchesDeviceReferenceAndIsDeterministic) {
   for (const KernelEntry* k : swap_entries_for(g)) {
     SCOPED_TRACE(std::string(k->name) + ", splits " + std::to_string(k->split_k(g)));
     const GemmDesc s = swapped_desc(g);  // the slabs are D^T's
-    // Widths 16 and 32 sum 2..8 splits in a cluster, without slabs (swap_ab.hpp).
-    const bool slabs = k->split_k(g) > 1 && (k->tile_m > 32 || k->split_k(g) > kMaxClusterSplits);
+    // 2..8 splits are summed in a cluster, without slabs (swap_ab.hpp): forced counts on every swap
+    // tile the kernel compiles it for (widths up to kMaxClusterSumWidth), the plan's own counts on the
+    // one-consumer tiles (256 threads) and widths 16/32; the 64/128-wide two-consumer tiles plan slabs.
+    const bool forced_count = kSwapSplitCounts[ci] > 0;
+    const bool cluster = !swap_cluster_split_disabled() && k->split_k(g) > 1 && k->split_k(g) <= kMaxClusterSplits &&
+                         k->tile_m <= kMaxClusterSumWidth &&
+                         (forced_count || k->tile_m <= 32 || k->threads == 256 || swap_cluster_split_wide());
+    const bool slabs = k->split_k(g) > 1 && !cluster;
     EXPECT_EQ(k->workspace_bytes(g), slabs ? split_slabs_bytes(s.m, s.n, s.d.layout == Layout::row, k->split_k(g)) : 0u);
     run_and_check(*k, g, 0, /*twice=*/true);
   }

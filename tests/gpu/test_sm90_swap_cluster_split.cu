@@ -43,7 +43,8 @@ std::vector<const KernelEntry*> wide_swap_entries(DType in) {
   for (const KernelEntry& k : kernel_registry()) {
     const std::string_view name = k.name;
     if (k.input == in && k.tile_m > 32 && k.tile_m <= 128 && k.tile_n <= 256 &&
-        (name.ends_with("x64_s9_swapab") || name.ends_with("x64_s7_swapab") || name.ends_with("_swapab_wide")))
+        (name.ends_with("x64_s9_swapab") || name.ends_with("x64_s7_swapab") || name.ends_with("x64_s14_swapab") ||
+         name.ends_with("_swapab_wide")))
       found.push_back(&k);
   }
   return found;
@@ -175,7 +176,8 @@ TEST(Sm90SwapClusterSplit, TailSplitsOnTheNarrowKernel) {
   for (DType in : {DType::bf16, DType::f16})
     for (const Sm90WsVariant v : {sm90_wgmma_ws_narrow_variant(16, 1), sm90_wgmma_ws_narrow_variant(32, 1),
                                   sm90_wgmma_ws_narrow_variant(16, 2), sm90_wgmma_ws_narrow_variant(64, 2),
-                                  sm90_wgmma_ws_narrow_variant(128, 2), sm90_wgmma_ws_narrow_variant(64, 4)})
+                                  sm90_wgmma_ws_narrow_variant(128, 2), sm90_wgmma_ws_narrow_variant(64, 4),
+                                  sm90_wgmma_ws_narrow_variant(64, 1)})
       for (int splits = 2; splits <= kMaxClusterSplits; ++splits) {
         // 16 tiles of 64 or 128 rows, the last one partial; 3 k-blocks a split, the last one with
         // a K tail.
@@ -217,21 +219,21 @@ TEST(Sm90SwapClusterSplit, TailSplitRefusesWhatItCannotRun) {
 
 using ClusterCase = std::tuple<DType, int, int>;  // input, shape index, splits
 const Shape kClusterShapes[] = {{1, 100, 1000}, {7, 33, 4097}, {16, 1000, 1025}, {29, 777, 2049}, {32, 130, 513}};
+// The 64- and 128-wide swap tiles at forced counts: M from 33 to 128 (the 128-wide tile also at
+// M = 65 and 100, the 64-wide one with 256 rows where its fill rule admits N).
+const Shape kWideClusterShapes[] = {{40, 300, 1000}, {64, 257, 4097}, {65, 130, 1025}, {100, 500, 2049}, {128, 129, 513}};
 
-class Sm90SwapClusterSplit : public ::testing::TestWithParam<ClusterCase> {};
-
-TEST_P(Sm90SwapClusterSplit, MatchesDeviceReferenceAndIsDeterministic) {
-  TCGEMM_REQUIRE_GPU(90);
-  if (swap_cluster_split_disabled()) GTEST_SKIP() << "TCGEMM_DIAG_NO_CLUSTER_SPLIT=1 keeps the slabs";
-  const auto [in, si, splits] = GetParam();
-  const Shape sh = kClusterShapes[si];
+// Every entry of `entries` that takes the shape, at `splits` forced: clusters (no workspace),
+// against the reference, twice bit for bit. Returns how many ran.
+int check_forced_cluster_splits(const std::vector<const KernelEntry*>& entries, DType in, Shape sh, int splits,
+                                int variant) {
   const ForcedSplits forced(splits);
-  const GemmDesc g = tn_case(in, sh, si + splits);
-  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+  const GemmDesc g = tn_case(in, sh, variant);
+  EXPECT_TRUE(validate(g).ok()) << validate(g).message();
   int ran = 0;
-  for (const KernelEntry* k : narrow_swap_entries(in)) {
+  for (const KernelEntry* k : entries) {
     if (!k->supports(g).ok()) continue;
-    SCOPED_TRACE(std::string(k->name) + ", splits " + std::to_string(k->split_k(g)));
+    SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + ", splits " + std::to_string(k->split_k(g)));
     // Every shape has >= 8 k-blocks; the plan leaves no split empty, so 6 or 7 may come out fewer.
     EXPECT_GE(k->split_k(g), 2);
     EXPECT_LE(k->split_k(g), splits);
@@ -239,14 +241,20 @@ TEST_P(Sm90SwapClusterSplit, MatchesDeviceReferenceAndIsDeterministic) {
     run_and_check(*k, g, 0, /*twice=*/true);
     ++ran;
   }
+  return ran;
+}
+
+class Sm90SwapClusterSplit : public ::testing::TestWithParam<ClusterCase> {};
+
+TEST_P(Sm90SwapClusterSplit, MatchesDeviceReferenceAndIsDeterministic) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (swap_cluster_split_disabled()) GTEST_SKIP() << "TCGEMM_DIAG_NO_CLUSTER_SPLIT=1 keeps the slabs";
+  const auto [in, si, splits] = GetParam();
+  const int ran = check_forced_cluster_splits(narrow_swap_entries(in), in, kClusterShapes[si], splits, si + splits);
   // The 64-row tile of the width always takes it (bf16 also has 128-row tiles by name, and gemm()'s
   // one-round entries where their rule admits N).
   EXPECT_GE(ran, in == DType::bf16 ? 2 : 1);
 }
-
-// The 64- and 128-wide swap tiles at forced counts: M from 33 to 128 (the 128-wide tile also at
-// M = 65 and 100, the 64-wide one with 256 rows where its fill rule admits N).
-const Shape kWideClusterShapes[] = {{40, 300, 1000}, {64, 257, 4097}, {65, 130, 1025}, {100, 500, 2049}, {128, 129, 513}};
 
 class Sm90SwapClusterSplitWide : public ::testing::TestWithParam<ClusterCase> {};
 
@@ -254,21 +262,7 @@ TEST_P(Sm90SwapClusterSplitWide, MatchesDeviceReferenceAndIsDeterministic) {
   TCGEMM_REQUIRE_GPU(90);
   if (swap_cluster_split_disabled()) GTEST_SKIP() << "TCGEMM_DIAG_NO_CLUSTER_SPLIT=1 keeps the slabs";
   const auto [in, si, splits] = GetParam();
-  const Shape sh = kWideClusterShapes[si];
-  const ForcedSplits forced(splits);
-  const GemmDesc g = tn_case(in, sh, si + splits);
-  ASSERT_TRUE(validate(g).ok()) << validate(g).message();
-  int ran = 0;
-  for (const KernelEntry* k : wide_swap_entries(in)) {
-    if (!k->supports(g).ok()) continue;
-    SCOPED_TRACE(std::string(k->name) + ", splits " + std::to_string(k->split_k(g)));
-    EXPECT_GE(k->split_k(g), 2);
-    EXPECT_LE(k->split_k(g), splits);
-    EXPECT_EQ(k->workspace_bytes(g), 0u) << "a cluster sum needs no workspace";
-    run_and_check(*k, g, 0, /*twice=*/true);
-    ++ran;
-  }
-  EXPECT_GE(ran, 1);
+  EXPECT_GE(check_forced_cluster_splits(wide_swap_entries(in), in, kWideClusterShapes[si], splits, si + splits), 1);
 }
 
 std::string cluster_name(const ::testing::TestParamInfo<ClusterCase>& info) {
@@ -299,26 +293,11 @@ TEST(Sm90SwapClusterSplitSmall, RanksSumInOrder) {
   TCGEMM_REQUIRE_GPU(90);
   if (swap_cluster_split_disabled()) GTEST_SKIP() << "TCGEMM_DIAG_NO_CLUSTER_SPLIT=1 keeps the slabs";
   for (const Shape sh : {Shape{5, 150, 520}, Shape{24, 70, 1000}})
-    for (int splits : {2, 3, 8}) {
-      const ForcedSplits forced(splits);
-      const GemmDesc g = tn_case(DType::bf16, sh, splits);
-      for (const KernelEntry* k : narrow_swap_entries(DType::bf16)) {
-        if (!k->supports(g).ok()) continue;
-        SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + " splits " + std::to_string(splits));
-        run_and_check(*k, g, 0, /*twice=*/true);
-      }
-    }
+    for (int splits : {2, 3, 8}) check_forced_cluster_splits(narrow_swap_entries(DType::bf16), DType::bf16, sh, splits, splits);
   // The 64- and 128-wide tiles' 16 and 32 KB sums a consumer.
   for (const Shape sh : {Shape{50, 150, 520}, Shape{100, 70, 1000}})
-    for (int splits : {2, 8}) {
-      const ForcedSplits forced(splits);
-      const GemmDesc g = tn_case(DType::bf16, sh, splits);
-      for (const KernelEntry* k : wide_swap_entries(DType::bf16)) {
-        if (!k->supports(g).ok()) continue;
-        SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + " splits " + std::to_string(splits));
-        run_and_check(*k, g, 0, /*twice=*/true);
-      }
-    }
+    for (int splits : {2, 8})
+      EXPECT_GE(check_forced_cluster_splits(wide_swap_entries(DType::bf16), DType::bf16, sh, splits, splits), 1);
 }
 
 // The 64-row entries on decode shapes whose tiles leave SMs idle (their plan splits them in

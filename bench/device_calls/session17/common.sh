@@ -19,3 +19,20 @@ run_sanitizers() {
     echo "$t rc=$?"; grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' "$dir/san_$t.log" | head -3
   done
 }
+# The GPU tests FILTER selects (log $W/tests.log) with their summary lines.
+run_tests() {
+  timeout 150 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter="$1" > $W/tests.log 2>&1
+  echo "tests rc=$? t=$SECONDS"; grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests from .* ran' $W/tests.log | head -20
+}
+# Each named suite through gemm() into $W/bench_<suite>.csv.
+bench_suites() {
+  local s
+  for s in "$@"; do
+    timeout 120 $B/tcgemm bench --suite=bench/suites/$s.txt --kernels=gemm --output=$W/bench_${s}.csv > $W/bench_${s}.txt 2>&1
+    echo "$s rc=$? t=$SECONDS"
+  done
+}
+# The whole GPU suite unless the call has run LIMIT seconds already.
+run_suite_if_time() {
+  if [ $SECONDS -lt "$1" ]; then run_suite; else echo "suite skipped: t=$SECONDS"; fi
+}

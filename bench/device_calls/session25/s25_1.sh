@@ -5,8 +5,7 @@
 # (TCGEMM_DIAG_NO_CLUSTER_SPLIT=1); midm_split through gemm() with the slab plans and with
 # TCGEMM_DIAG_CLUSTER_SPLIT_WIDE=1; decode_split (the narrow tiles' float4 sums); the whole suite.
 source "$(dirname "$0")/../session17/common.sh"
-timeout 150 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter='*SwapCluster*:*SwapAB*' > $W/tests.log 2>&1
-echo "tests rc=$? t=$SECONDS"; grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests from .* ran' $W/tests.log | head -20
+run_tests '*SwapCluster*:*SwapAB*'
 TCGEMM_TEST_SMALL=1 run_sanitizers '*SwapClusterSplitSmall*:*TailSplits*' $W 90
 Q="--profiling-rounds=2 --profiling-duration=40 --split_k_slices=1,2,3,4,6,8"
 for mode in cluster slabs; do
@@ -20,23 +19,10 @@ done
 timeout 120 $B/tcgemm bench --suite=bench/suites/midm_split.txt --kernels=gemm --output=$W/bench_midm_split_slabs.csv > $W/bench_midm_slabs.txt 2>&1; echo "midm slabs rc=$? t=$SECONDS"
 TCGEMM_DIAG_CLUSTER_SPLIT_WIDE=1 timeout 120 $B/tcgemm bench --suite=bench/suites/midm_split.txt --kernels=gemm --output=$W/bench_midm_split_wide.csv > $W/bench_midm_wide.txt 2>&1; echo "midm wide rc=$? t=$SECONDS"
 timeout 120 $B/tcgemm bench --suite=bench/suites/decode_split.txt --kernels=gemm --output=$W/bench_decode_split.csv > $W/bench_decode_split.txt 2>&1; echo "decode_split rc=$? t=$SECONDS"
-if [ $SECONDS -lt 380 ]; then run_suite; else echo "suite skipped: t=$SECONDS"; fi
-cd $W && python3 - <<'PY'
+run_suite_if_time 380
+cd $W && python3 $OLDPWD/bench/device_calls/session17/split_sweep_summary.py
+python3 - <<'PY'
 import csv, glob, math, re
-t = {}
-for f in sorted(glob.glob('sweep_*.csv')):
-    mode = f.split('_')[1]
-    for r in csv.DictReader(open(f)):
-        s = re.search(r'split_k_slices=(\d+)', r['problem']); sl = int(s.group(1)) if s else 1
-        key = '%sx%sx%s' % (r['m'], r['n'], r['k'])
-        if r['provider'] == 'tcgemm': t.setdefault(key, {}).setdefault(mode, {})[sl] = (float(r['runtime_ms']) * 1e3, r['disposition'])
-        else: t.setdefault(key, {}).setdefault('cublas', []).append(float(r['runtime_ms']) * 1e3)
-print('us by forced splits (cluster / slabs), cuBLAS median')
-for key, x in t.items():
-    cb = sorted(x.get('cublas', [0]))[len(x.get('cublas', [0])) // 2]
-    row = ' '.join('%d:%.1f/%.1f' % (s, x['cluster'][s][0], x.get('slabs', {}).get(s, (0,))[0]) for s in sorted(x.get('cluster', {})))
-    bad = [s for m in ('cluster', 'slabs') for s, v in x.get(m, {}).items() if v[1] != 'passed']
-    print('%-14s cuBLAS %.1f | %s%s' % (key, cb, row, ' NOT PASSED %s' % bad if bad else ''))
 def load(f):
     v = {}
     for r in csv.DictReader(open(f)):

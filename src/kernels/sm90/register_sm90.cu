@@ -481,35 +481,35 @@ KernelEntry swap_steal_entry(std::string_view name) {
   return e;
 }
 
-// The 128-row swap tiles of widths 16 and 32 where gemm() runs them (swap_narrow_takes_128_rows:
-// 64 rows would need a second round of CTAs, 128 fit one), above the 64-row tiles' 4; the by-name
-// alternates (preference 0) run anywhere their width fits.
-template <DType In, int TileN>
-KernelEntry swap_one_round_entry(std::string_view name) {
-  KernelEntry e = swap_entry<In, TileN, 2, 5>(name);
+// A swap tile that gemm() runs (preference 5, above the 64x128 tile's 4) where its rule (path_rules.hpp,
+// shared with explain's advice) holds for M and N; `why` says what it takes when the rule refuses.
+template <DType In, int TileN, int Consumers, bool (*kRule)(int64_t, int64_t, int64_t), const char* kWhy>
+KernelEntry gated_swap_entry(std::string_view name) {
+  KernelEntry e = swap_entry<In, TileN, Consumers, 5>(name);
   e.supports = [](const GemmDesc& g) {
-    if (!swap_narrow_takes_128_rows(g.m, g.n, current_sm_count()))
-      return Status::unsupported("the 128-row swap tile of widths 16 and 32 takes N where 64-row tiles need a second "
-                                 "round and 128-row ones fit one (the 64-row tile serves the rest)");
-    return sm90_swap_ab_supports(g, In, narrow<TileN, 2>());
+    if (!kRule(g.m, g.n, current_sm_count())) return Status::unsupported(kWhy);
+    return sm90_swap_ab_supports(g, In, narrow<TileN, Consumers>());
   };
   return e;
 }
 
-// The four-consumer 64x256 swap tile where gemm() runs it (swap_wide_tile_fills, shared with
-// explain's advice: its CTAs fill >= 80% of the SMs), above the 64x128 tile's 4; by name it runs
-// anywhere its width fits.
-template <DType In>
-KernelEntry swap_wide_entry(std::string_view name) {
-  KernelEntry e = swap_entry<In, 64, 4, 5>(name);
-  e.supports = [](const GemmDesc& g) {
-    if (!swap_wide_tile_fills(g.m, g.n, current_sm_count()))
-      return Status::unsupported("the wide 64-column swap tile takes M of 33..64 with ceil(N/256) CTAs filling >= 80% of "
-                                 "the SMs (the 64x128 tile serves the rest)");
-    return sm90_swap_ab_supports(g, In, narrow<64, 4>());
-  };
-  return e;
-}
+// The 128-row swap tiles of widths 16 and 32 (swap_narrow_takes_128_rows: 64 rows would need a second
+// round of CTAs, 128 fit one); the by-name alternates (preference 0) run anywhere their width fits.
+constexpr char kOneRoundWhy[] =
+    "the 128-row swap tile of widths 16 and 32 takes N where 64-row tiles need a second round and 128-row ones fit "
+    "one (the 64-row tile serves the rest)";
+
+// Width 64 on 64 rows of N, one consumer (as the 16/32-wide tiles; swap64_takes_64_rows: its tiles
+// fit one round): twice the 64x128 tile's tiles, so half the splits, summed in clusters.
+constexpr char kRows64Why[] =
+    "the 64-row swap tile of width 64 takes M of 33..64 where ceil(N/64) tiles fit one round (the 64x128 and "
+    "64x256 tiles serve the rest)";
+
+// The four-consumer 64x256 swap tile (swap_wide_tile_fills: its CTAs fill >= 80% of the SMs); by name
+// it runs anywhere its width fits.
+constexpr char kWideWhy[] =
+    "the wide 64-column swap tile takes M of 33..64 with ceil(N/256) CTAs filling >= 80% of the SMs (the 64x128 "
+    "tile serves the rest)";
 
 // wgmma_ws_persistent_cluster.cu: persistent grid of 2-CTA clusters (B multicast), the ring of
 // stages running across tiles, TMA-store epilogue (C TMA-loaded into the same boxes where beta
@@ -919,18 +919,28 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(swap_entry<DType::f16, 32, 1, 4>("sm90_wgmma_f16_32x64x64_s16_swapab"));
   table.push_back(swap_entry<DType::f16, 64, 2, 4>("sm90_wgmma_f16_64x128x64_s9_swapab"));
   table.push_back(swap_entry<DType::f16, 128, 2, 3>("sm90_wgmma_f16_128x128x64_s7_swapab"));
+  table.push_back(gated_swap_entry<DType::bf16, 64, 1, swap64_takes_64_rows, kRows64Why>(
+      "sm90_wgmma_bf16_64x64x64_s14_swapab"));
+  table.push_back(gated_swap_entry<DType::f16, 64, 1, swap64_takes_64_rows, kRows64Why>(
+      "sm90_wgmma_f16_64x64x64_s14_swapab"));
   table.push_back(swap_entry<DType::bf16, 64, 4, 0>("sm90_wgmma_bf16_64x256x64_s5_swapab"));
   table.push_back(swap_entry<DType::f16, 64, 4, 0>("sm90_wgmma_f16_64x256x64_s5_swapab"));
   table.push_back(swap_steal_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x64x64_s16_swapab_steal"));
   table.push_back(swap_steal_entry<DType::bf16, 32>("sm90_wgmma_bf16_32x64x64_s16_swapab_steal"));
   table.push_back(swap_steal_entry<DType::f16, 16>("sm90_wgmma_f16_16x64x64_s16_swapab_steal"));
   table.push_back(swap_steal_entry<DType::f16, 32>("sm90_wgmma_f16_32x64x64_s16_swapab_steal"));
-  table.push_back(swap_one_round_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x128x64_s12_swapab_oneround"));
-  table.push_back(swap_one_round_entry<DType::bf16, 32>("sm90_wgmma_bf16_32x128x64_s11_swapab_oneround"));
-  table.push_back(swap_one_round_entry<DType::f16, 16>("sm90_wgmma_f16_16x128x64_s12_swapab_oneround"));
-  table.push_back(swap_one_round_entry<DType::f16, 32>("sm90_wgmma_f16_32x128x64_s11_swapab_oneround"));
-  table.push_back(swap_wide_entry<DType::bf16>("sm90_wgmma_bf16_64x256x64_s5_swapab_wide"));
-  table.push_back(swap_wide_entry<DType::f16>("sm90_wgmma_f16_64x256x64_s5_swapab_wide"));
+  table.push_back(gated_swap_entry<DType::bf16, 16, 2, swap_narrow_takes_128_rows, kOneRoundWhy>(
+      "sm90_wgmma_bf16_16x128x64_s12_swapab_oneround"));
+  table.push_back(gated_swap_entry<DType::bf16, 32, 2, swap_narrow_takes_128_rows, kOneRoundWhy>(
+      "sm90_wgmma_bf16_32x128x64_s11_swapab_oneround"));
+  table.push_back(gated_swap_entry<DType::f16, 16, 2, swap_narrow_takes_128_rows, kOneRoundWhy>(
+      "sm90_wgmma_f16_16x128x64_s12_swapab_oneround"));
+  table.push_back(gated_swap_entry<DType::f16, 32, 2, swap_narrow_takes_128_rows, kOneRoundWhy>(
+      "sm90_wgmma_f16_32x128x64_s11_swapab_oneround"));
+  table.push_back(gated_swap_entry<DType::bf16, 64, 4, swap_wide_tile_fills, kWideWhy>(
+      "sm90_wgmma_bf16_64x256x64_s5_swapab_wide"));
+  table.push_back(gated_swap_entry<DType::f16, 64, 4, swap_wide_tile_fills, kWideWhy>(
+      "sm90_wgmma_f16_64x256x64_s5_swapab_wide"));
   // The tile family and the tile/stage sweep (bench/NOTES.md): B column-major; by name only.
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{256, 3}>("sm90_wgmma_bf16_128x256x64_s3_ws"));
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{128, 4}>("sm90_wgmma_bf16_128x128x64_s4_ws"));

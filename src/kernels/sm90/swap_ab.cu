@@ -81,12 +81,12 @@ SwapAbPlan plan_swap_ab(const GemmDesc& g, int sm_count, Sm90WsVariant v) {
   const int64_t tiles = ceil_div(g.n, shape.tile_m) * ceil_div(g.m, shape.tile_n);
   const int64_t sms = std::max(sm_count, 1);
   // The kernel sums splits in a cluster on every TMA-loaded tile up to kMaxClusterSumWidth wide; the
-  // planner takes it on its own only where it was measured to win, the 16/32-wide tiles (runs 190-192),
-  // unless TCGEMM_DIAG_CLUSTER_SPLIT_WIDE=1 (the 64/128-wide ones, for A/B runs). Forced counts use it
-  // wherever the kernel has it.
+  // planner takes it on its own where it was measured to win, the 16/32-wide tiles (runs 190-192),
+  // and on the one-consumer 64-wide tile built like them, but not on the 64/128-wide two-consumer tiles
+  // unless TCGEMM_DIAG_CLUSTER_SPLIT_WIDE=1 (for A/B runs). Forced counts use it wherever the kernel has it.
   const bool cluster_capable = v.tile_n <= kMaxClusterSumWidth && !v.thread_loads && !v.row_classes && !v.in_copy &&
                                !swap_cluster_split_disabled();
-  const bool cluster_ok = cluster_capable && (v.tile_n <= 32 || swap_cluster_split_wide());
+  const bool cluster_ok = cluster_capable && (v.tile_n <= 32 || v.consumers == 1 || swap_cluster_split_wide());
   int64_t best = 1;
   bool best_in_cluster = false;
   if (forced_split_k() > 0) {
