@@ -14,7 +14,8 @@ for s in ('midm_split', 'decode_split', 'smallm', 'skinny', 'random'):
     for r in csv.DictReader(open('bench_%s.csv' % s)):
         if r['provider'] == 'tcgemm_gemm_pick':
             m, n, k = [int(x.split('=')[1]) for x in r['shape'].split()[:3]]
-            v['%dx%dx%d' % (m, n, k)] = (2 * m * n * k / float(r['tflops']) / 1e6, float(r['ratio_to_cublas']), r['kernel'])
+            t = 2 * m * n * k / float(r['tflops']) / 1e6 if float(r['tflops']) > 0 else 0
+            v['%dx%dx%d' % (m, n, k)] = (t, float(r['ratio_to_cublas']), r['kernel'])
     g = [x[1] for x in v.values()]
     print('%s geomean %.3fx over %d' % (s, math.exp(sum(map(math.log, g)) / len(g)), len(g)))
     for k, x in v.items():
