@@ -265,27 +265,21 @@ TEST_P(Sm90SwapClusterSplitWide, MatchesDeviceReferenceAndIsDeterministic) {
   EXPECT_GE(check_forced_cluster_splits(wide_swap_entries(in), in, kWideClusterShapes[si], splits, si + splits), 1);
 }
 
-std::string cluster_name(const ::testing::TestParamInfo<ClusterCase>& info) {
-  const auto [in, si, splits] = info.param;
-  return std::string(to_string(in)) + "_" + shape_name(kClusterShapes[si]) + "_splits" + std::to_string(splits);
+// Every input, shape index of a table of n, and split count a cluster takes; named by the table's shape.
+auto cluster_cases(int n) {
+  return ::testing::Combine(::testing::Values(DType::bf16, DType::f16), ::testing::Range(0, n),
+                            ::testing::Range(2, kMaxClusterSplits + 1));
+}
+std::string cluster_case_name(const Shape* shapes, const ClusterCase& c) {
+  const auto [in, si, splits] = c;
+  return std::string(to_string(in)) + "_" + shape_name(shapes[si]) + "_splits" + std::to_string(splits);
 }
 
-INSTANTIATE_TEST_SUITE_P(Splits, Sm90SwapClusterSplit,
-                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
-                                            ::testing::Range(0, static_cast<int>(std::size(kClusterShapes))),
-                                            ::testing::Range(2, kMaxClusterSplits + 1)),
-                         cluster_name);
-
-std::string wide_cluster_name(const ::testing::TestParamInfo<ClusterCase>& info) {
-  const auto [in, si, splits] = info.param;
-  return std::string(to_string(in)) + "_" + shape_name(kWideClusterShapes[si]) + "_splits" + std::to_string(splits);
-}
-
+INSTANTIATE_TEST_SUITE_P(Splits, Sm90SwapClusterSplit, cluster_cases(static_cast<int>(std::size(kClusterShapes))),
+                         [](const auto& info) { return cluster_case_name(kClusterShapes, info.param); });
 INSTANTIATE_TEST_SUITE_P(Splits, Sm90SwapClusterSplitWide,
-                         ::testing::Combine(::testing::Values(DType::bf16, DType::f16),
-                                            ::testing::Range(0, static_cast<int>(std::size(kWideClusterShapes))),
-                                            ::testing::Range(2, kMaxClusterSplits + 1)),
-                         wide_cluster_name);
+                         cluster_cases(static_cast<int>(std::size(kWideClusterShapes))),
+                         [](const auto& info) { return cluster_case_name(kWideClusterShapes, info.param); });
 
 // Small, for compute-sanitizer (TCGEMM_TEST_SMALL=1 runs *Small*): both widths and row counts,
 // 2, 3 and 8 ranks.

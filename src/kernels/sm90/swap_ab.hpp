@@ -19,8 +19,9 @@ GemmDesc swapped_desc(const GemmDesc& g);
 
 // The narrow tile width for this M: the smallest of 16, 32, 64, 128 that holds it (M <= 128).
 int swap_ab_tile_n(int64_t m);
-// The variant gemm() runs for this M: 64-row tiles (one consumer warpgroup) for widths 16 and 32,
-// so a decode shape's N alone makes enough CTAs; 128-row tiles for 64 and 128.
+// The default variant for this M: 64-row tiles (one consumer warpgroup) for widths 16 and 32, so a
+// decode shape's N alone makes enough CTAs; 128-row tiles for 64 and 128 (gemm()'s gated entries
+// take other row counts where their rules hold: register_sm90.cu).
 Sm90WsVariant swap_ab_variant(int64_t m);
 
 struct SwapAbPlan {
@@ -28,7 +29,8 @@ struct SwapAbPlan {
   int splits = 1;
   int k_blocks_per_split = 0;
   // The splits of a tile as one cluster, summed in shared memory (sm90_wgmma_ws_launch_cluster_split):
-  // 2..8 splits on the widths of 16 and 32, whose sums are 4-16 KB a CTA.
+  // 2..8 splits on the widths of 16 and 32 and the one-consumer 64-wide tile (sums of 4-16 KB a CTA),
+  // and at forced counts on every TMA-loaded tile up to 128 wide.
   bool in_cluster = false;
   // Unsplit (splits = 1) but more than a round of tiles with a last round at most half full: tiles
   // from tail_first on run in tail_splits splits, summed in clusters (every CTA then sits in a
@@ -43,7 +45,7 @@ bool swap_cluster_split_disabled();
 // Diagnosis: TCGEMM_DIAG_CLUSTER_SPLIT_WIDE=1 lets the planner sum the 64- and 128-wide tiles'
 // splits in clusters too (one round of clusters, as the narrow tiles), instead of the slab model.
 bool swap_cluster_split_wide();
-// Splits of the 64- and 128-wide tiles chosen by a memory-bound model: CTAs = tiles * splits run in
+// Splits of the two-consumer 64- and 128-wide tiles chosen by a memory-bound model: CTAs = tiles * splits run in
 // waves of sm_count, each CTA streams its rows of B over K / splits; splitting also writes and
 // re-reads splits * M * N f32. No split when the tiles alone occupy at least half the SMs
 // (measured: the stream is then at HBM's rate already, and splits only cost) but for the tail

@@ -573,8 +573,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       // Split-K in the cluster: each rank but 0 leaves its f32 sum in its own stages (idle now: every
       // load has landed and been read), rank 0 adds them in rank order (bitwise reproducible) and
       // runs the epilogue; the second barrier keeps the others' shared memory alive until it has.
-      // NOTES: a decode tile's sum is 4-8 KB, against the 64-112 KB of the 128x256 tiles whose
-      // cluster sums lost to the slabs (runs 100, 164-165).
+      // NOTES: a decode tile's sum is 4-16 KB (the 128-wide one's 64 KB), against the 64-112 KB of
+      // the 128x256 tiles whose cluster sums lost to the slabs (runs 100, 164-165).
       constexpr int kSumThreads = 128 * C::kConsumers;
       static_assert(C::kAccumulators * kSumThreads * 4 <= C::kStages * C::kStageBytes, "a rank's sum fits its stages");
       static_assert(C::kAccumulators % 4 == 0, "the sums move as float4");

@@ -20,7 +20,7 @@ struct Sm90WsShape {
 // {128, 64, 32, 16} fills shared memory with stages and takes a column-major (K-major) B: the
 // swap-A/B path runs on it. {256, 3}, {128, 4} and {64, 4} exist for the tile/stage sweep (A
 // row-major, B column-major, bf16).
-// consumers = 1 halves the tile to 64 rows (narrow tiles 16 and 32 only); 4 doubles it to 256
+// consumers = 1 halves the tile to 64 rows (narrow tiles 16, 32 and 64); 4 doubles it to 256
 // (narrow tile 64 only).
 // thread_loads: the `_ldg` kernels ({128, max} and {64, max}, 16-bit inputs): the producer
 // warpgroup loads A and B with plain loads, so any alignment and layout runs without a copy.
