@@ -923,6 +923,10 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
       "sm90_wgmma_bf16_64x64x64_s14_swapab"));
   table.push_back(gated_swap_entry<DType::f16, 64, 1, swap64_takes_64_rows, kRows64Why>(
       "sm90_wgmma_f16_64x64x64_s14_swapab"));
+  // Width 128 on 64 rows of N, one consumer: the 64-row shape that won at width 64 (run 194), for
+  // M of 65..128; by name until measured.
+  table.push_back(swap_entry<DType::bf16, 128, 1, 0>("sm90_wgmma_bf16_128x64x64_s9_swapab"));
+  table.push_back(swap_entry<DType::f16, 128, 1, 0>("sm90_wgmma_f16_128x64x64_s9_swapab"));
   table.push_back(swap_entry<DType::bf16, 64, 4, 0>("sm90_wgmma_bf16_64x256x64_s5_swapab"));
   table.push_back(swap_entry<DType::f16, 64, 4, 0>("sm90_wgmma_f16_64x256x64_s5_swapab"));
   table.push_back(swap_steal_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x64x64_s16_swapab_steal"));
