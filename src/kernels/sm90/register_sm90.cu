@@ -461,6 +461,21 @@ KernelEntry swap_entry(std::string_view name) {
   return e;
 }
 
+// The one-consumer narrow tiles unswapped (swap_ab.hpp sm90_narrow_*): 64 rows of M by TileN of N,
+// the swap entry's plan. By name only.
+template <DType In, int TileN>
+KernelEntry narrow_entry(std::string_view name) {
+  constexpr auto v = &narrow<TileN, 1>;
+  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_shape(In, v()));
+  e.preference = 0;
+  e.supports = [](const GemmDesc& g) { return sm90_narrow_supports(g, In, v()); };
+  e.workspace_bytes = [](const GemmDesc& g) { return sm90_narrow_workspace(g, v()); };
+  e.split_k = [](const GemmDesc& g) { return sm90_narrow_splits(g, v()); };
+  e.launch = [](const GemmArgs& a) { return sm90_narrow_launch(a, In, v()); };
+  e.function = [] { return sm90_wgmma_ws_function(In, false, v()); };
+  return e;
+}
+
 // Swap A/B with a shared tail (swap_steal.hpp): the decode widths where ceil(N/64) tiles nearly
 // fill the SMs. By name only (preference 0): it balanced the SMs' finish times but measured 3-5%
 // slower than the plain swap tile at 16x8192x8192 (39.7 against 38.4 us, session 11, call 10).
@@ -923,10 +938,9 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
       "sm90_wgmma_bf16_64x64x64_s14_swapab"));
   table.push_back(gated_swap_entry<DType::f16, 64, 1, swap64_takes_64_rows, kRows64Why>(
       "sm90_wgmma_f16_64x64x64_s14_swapab"));
-  // Width 128 on 64 rows of N, one consumer: the 64-row shape that won at width 64 (run 194), for
-  // M of 65..128; by name until measured.
-  table.push_back(swap_entry<DType::bf16, 128, 1, 0>("sm90_wgmma_bf16_128x64x64_s9_swapab"));
-  table.push_back(swap_entry<DType::f16, 128, 1, 0>("sm90_wgmma_f16_128x64x64_s9_swapab"));
+  table.push_back(narrow_entry<DType::bf16, 16>("sm90_wgmma_bf16_64x16x64_s16_narrow"));
+  table.push_back(narrow_entry<DType::bf16, 32>("sm90_wgmma_bf16_64x32x64_s16_narrow"));
+  table.push_back(narrow_entry<DType::bf16, 64>("sm90_wgmma_bf16_64x64x64_s14_narrow"));
   table.push_back(swap_entry<DType::bf16, 64, 4, 0>("sm90_wgmma_bf16_64x256x64_s5_swapab"));
   table.push_back(swap_entry<DType::f16, 64, 4, 0>("sm90_wgmma_f16_64x256x64_s5_swapab"));
   table.push_back(swap_steal_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x64x64_s16_swapab_steal"));

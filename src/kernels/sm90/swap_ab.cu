@@ -168,28 +168,57 @@ std::string sm90_swap_ab_describe(const GemmDesc& g, Sm90WsVariant v) {
   return out + ", summed by a reduce over " + std::to_string(p.workspace_bytes) + " B of f32 slabs";
 }
 
-Status sm90_swap_ab_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
-  const SwapAbPlan plan = plan_swap_ab(args.desc, current_sm_count(), v);
-  GemmArgs s = args;
-  s.desc = swapped_desc(args.desc);
-  s.a = args.b;
-  s.b = args.a;
+namespace {
+
+// Runs a plan of plan_swap_ab on the kernel's own problem `k` (the swapped one, or the caller's
+// for the unswapped narrow tiles).
+Status launch_narrow_plan(const GemmArgs& k, DType input, const SwapAbPlan& plan) {
   if (plan.splits <= 1 && plan.tail_splits > 1) {
-    const int k_blocks = static_cast<int>(ceil_div(args.desc.k, sm90_wgmma_ws_shape(input, plan.variant).tile_k));
+    const int k_blocks = static_cast<int>(ceil_div(k.desc.k, sm90_wgmma_ws_shape(input, plan.variant).tile_k));
     Sm90ClusterSplit cs;
     cs.tail_first = plan.tail_first;
     cs.tail_splits = plan.tail_splits;
     cs.tail_k_blocks_per_split = static_cast<int>(ceil_div(k_blocks, plan.tail_splits));
-    return sm90_wgmma_ws_launch_cluster_split(s, input, plan.variant, cs);
+    return sm90_wgmma_ws_launch_cluster_split(k, input, plan.variant, cs);
   }
-  if (plan.splits <= 1) return sm90_wgmma_ws_launch(s, input, true, plan.variant);
+  if (plan.splits <= 1) return sm90_wgmma_ws_launch(k, input, true, plan.variant);
   if (plan.in_cluster) {
     Sm90ClusterSplit cs;
     cs.splits = plan.splits;
     cs.k_blocks_per_split = plan.k_blocks_per_split;
-    return sm90_wgmma_ws_launch_cluster_split(s, input, plan.variant, cs);
+    return sm90_wgmma_ws_launch_cluster_split(k, input, plan.variant, cs);
   }
-  return sm90_wgmma_ws_run_split_k(s, input, plan.variant, plan.splits, plan.k_blocks_per_split);
+  return sm90_wgmma_ws_run_split_k(k, input, plan.variant, plan.splits, plan.k_blocks_per_split);
+}
+
+}  // namespace
+
+Status sm90_swap_ab_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
+  GemmArgs s = args;
+  s.desc = swapped_desc(args.desc);
+  s.a = args.b;
+  s.b = args.a;
+  return launch_narrow_plan(s, input, plan_swap_ab(args.desc, current_sm_count(), v));
+}
+
+// Unswapped, the plan is the swapped problem's own: plan_swap_ab counts rows along its argument's n
+// and width along its m, so the transposed description gives 64-row tiles of M and narrow N.
+Status sm90_narrow_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
+  if (g.a.layout != Layout::row || g.b.layout != Layout::column)
+    return Status::unsupported("the unswapped narrow tiles read K-major A and B (A row-major, B column-major)");
+  return sm90_wgmma_ws_supports(g, input, v);
+}
+
+std::size_t sm90_narrow_workspace(const GemmDesc& g, Sm90WsVariant v) {
+  return plan_swap_ab(swapped_desc(g), current_sm_count(), v).workspace_bytes;
+}
+
+int sm90_narrow_splits(const GemmDesc& g, Sm90WsVariant v) {
+  return plan_swap_ab(swapped_desc(g), current_sm_count(), v).splits;
+}
+
+Status sm90_narrow_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
+  return launch_narrow_plan(args, input, plan_swap_ab(swapped_desc(args.desc), current_sm_count(), v));
 }
 
 }  // namespace tcgemm

@@ -85,7 +85,7 @@ struct Config {
 
   // setmaxnreg (two consumers only): the producer needs a handful of registers, each consumer
   // holds 128 f32 accumulators. 40*128 + 232*256 = 64512 = 168*384, the launch allocation at 384
-  // threads. One consumer (<= 64 accumulators, 256 threads at <= 255 registers) or four (32 each,
+  // threads. One consumer (<= 32 accumulators, 256 threads at <= 255 registers) or four (32 each,
   // 640 threads at <= 102 registers) fit the launch allocation as they are.
   static constexpr bool kMovesRegisters = kConsumers == 2;
   static constexpr int kProducerRegisters = 40;
@@ -718,7 +718,6 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
     case 100000 + 32 * 100 + max_stages<32, 1>(): f(Variant<32, max_stages<32, 1>(), 1>{}); return true;
     case 100000 + 16 * 100 + max_stages<16, 1>(): f(Variant<16, max_stages<16, 1>(), 1>{}); return true;
     case 100000 + 64 * 100 + max_stages<64, 1>(): f(Variant<64, max_stages<64, 1>(), 1>{}); return true;
-    case 100000 + 128 * 100 + max_stages<128, 1>(): f(Variant<128, max_stages<128, 1>(), 1>{}); return true;
     case 400000 + 64 * 100 + max_stages<64, 4>(): f(Variant<64, max_stages<64, 4>(), 4>{}); return true;
     default: return false;
   }
@@ -827,8 +826,7 @@ Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers) {
   if (consumers == 1)
     return tile_n <= 16   ? Sm90WsVariant{16, max_stages<16, 1>(), 1}
            : tile_n <= 32 ? Sm90WsVariant{32, max_stages<32, 1>(), 1}
-           : tile_n <= 64 ? Sm90WsVariant{64, max_stages<64, 1>(), 1}
-                          : Sm90WsVariant{128, max_stages<128, 1>(), 1};
+                          : Sm90WsVariant{64, max_stages<64, 1>(), 1};
   if (consumers == 4) return {64, max_stages<64, 4>(), 4};
   switch (tile_n) {
     case 128: return {128, max_stages<128>()};
