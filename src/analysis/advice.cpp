@@ -269,7 +269,7 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
   const bool wide = swap_wide_tile_fills(g.m, g.n, r.device.sm_count);
   const bool narrow128 = swap_narrow_takes_128_rows(g.m, g.n, r.device.sm_count);
   // Width 64 also runs 64 rows (one consumer, 14 stages) where those tiles fit one round (run 194).
-  const bool rows64 = swap64_takes_64_rows(g.m, g.n, r.device.sm_count);
+  const bool rows64 = tiles64x64_fit_one_round(g.m, g.n, r.device.sm_count);
   const bool one_consumer = (narrow <= 32 && !narrow128) || rows64;
   const int rows = narrow <= 32 ? (narrow128 ? 128 : 64) : wide ? 256 : rows64 ? 64 : 128;
   const int stages =
@@ -299,6 +299,18 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
     }
   }
   const bool pad_first = r.predicted.copy_us > 0;
+  if (rows64) {
+    // gemm() runs this tile unswapped for K-major A and B (run 199: 6-15% ahead of the swapped
+    // 64x64 tile on midm_split): 64 rows of M, N 64 wide; the model prices it as the swapped tile
+    // (64x64 both ways, the same bytes and splits).
+    add(out, r.predicted.total_us, best,
+        std::string(pad_first ? "pad lda/ldb to 16 bytes, then " : "") + "64x64 tiles" +
+            (best_split > 1 ? " + split-K x" + std::to_string(best_split) + split_how : std::string()),
+        "M=" + std::to_string(g.m) + " fills " + fmt("%.0f%%", 100.0 * static_cast<double>(g.m) / r.tile.tile_m) +
+            " of a " + std::to_string(r.tile.tile_m) + "-row tile; 64 rows of M (one consumer warpgroup) by 64 of N " +
+            "make ceil(N/64) = " + std::to_string(ceil_div(g.n, 64)) + " tiles, one round (64x64, 14 stages)" + tail);
+    return;
+  }
   add(out, r.predicted.total_us, best,
       std::string(pad_first ? "pad lda/ldb to 16 bytes, then " : "") + "swap A/B" +
           (best_split > 1 ? " + split-K x" + std::to_string(best_split) + split_how : std::string()),

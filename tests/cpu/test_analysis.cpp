@@ -233,12 +233,13 @@ TEST(Explain, SwapAdviceNamesTheClusterSplitPlan) {
   EXPECT_EQ(tail->advice.front().action, "swap A/B");
   EXPECT_NE(tail->advice.front().reason.find("last round's 52 of 448 tiles run in 2 K splits"), std::string::npos)
       << tail->advice.front().reason;
-  // Width 64 runs 64 rows a CTA where those tiles fit one round (run 194: 64x4096x4096 18.3 us
-  // against 21.4 on 128 rows), split in clusters as the narrow tiles; past one round, 128 rows.
+  // M of 33-64 runs 64x64 tiles where they fit one round (run 194: 64x4096x4096 18.3 us against
+  // 21.4 on 128 rows; run 199: unswapped, 15.7), split in clusters as the narrow tiles; past one
+  // round, the swapped 128-row tile.
   Result<ShapeReport> w = explain(bf16_tn(64, 4096, 4096), h200(), t);
   ASSERT_TRUE(w.ok()) << w.status().to_string();
   ASSERT_FALSE(w->advice.empty());
-  EXPECT_EQ(w->advice.front().action, "swap A/B + split-K x2 summed in clusters of 2");
+  EXPECT_EQ(w->advice.front().action, "64x64 tiles + split-K x2 summed in clusters of 2");
   EXPECT_NE(w->advice.front().reason.find("(64x64, 14 stages)"), std::string::npos) << w->advice.front().reason;
   Result<ShapeReport> past = explain(bf16_tn(64, 12288, 4096), h200(), t);
   ASSERT_TRUE(past.ok()) << past.status().to_string();

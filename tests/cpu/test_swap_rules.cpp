@@ -25,14 +25,14 @@ TEST(SwapRules, ResidentClustersFollowTheH200Table) {
 
 // Width 64 takes 64 rows of N where ceil(N/64) tiles fit one round (run 194), only for 32 < M <= 64.
 TEST(SwapRules, Width64TakesSixtyFourRowsForOneRound) {
-  EXPECT_TRUE(swap64_takes_64_rows(64, 8192, kSms));   // 128 tiles
-  EXPECT_TRUE(swap64_takes_64_rows(33, 8448, kSms));   // 132 tiles: exactly one round
-  EXPECT_FALSE(swap64_takes_64_rows(64, 8449, kSms));  // 133
-  EXPECT_FALSE(swap64_takes_64_rows(32, 4096, kSms));  // the 32-wide tile's M
-  EXPECT_FALSE(swap64_takes_64_rows(65, 4096, kSms));  // the 128-wide tile's M
+  EXPECT_TRUE(tiles64x64_fit_one_round(64, 8192, kSms));   // 128 tiles
+  EXPECT_TRUE(tiles64x64_fit_one_round(33, 8448, kSms));   // 132 tiles: exactly one round
+  EXPECT_FALSE(tiles64x64_fit_one_round(64, 8449, kSms));  // 133
+  EXPECT_FALSE(tiles64x64_fit_one_round(32, 4096, kSms));  // the 32-wide tile's M
+  EXPECT_FALSE(tiles64x64_fit_one_round(65, 4096, kSms));  // the 128-wide tile's M
   // Disjoint from the four-consumer tile's rule (its 256-row tiles fill >= 80% of the SMs).
   for (int64_t n = 64; n <= 65536; n += 64)
-    EXPECT_FALSE(swap64_takes_64_rows(64, n, kSms) && swap_wide_tile_fills(64, n, kSms)) << n;
+    EXPECT_FALSE(tiles64x64_fit_one_round(64, n, kSms) && swap_wide_tile_fills(64, n, kSms)) << n;
 }
 
 // The most splits (<= 8, >= 4 k-blocks each) whose clusters fit one round (run 191's sweeps).

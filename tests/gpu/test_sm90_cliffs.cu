@@ -685,7 +685,7 @@ std::vector<const KernelEntry*> swap_entries_for(const GemmDesc& g) {
     }
   EXPECT_FALSE(found.empty()) << "no swap entry for M = " << g.m;
   // Width 64 runs its 64-row tile (preference 5) where those tiles fit one round (run 194).
-  const int preferred = g.m > 64 ? 3 : swap64_takes_64_rows(g.m, g.n, current_sm_count()) ? 5 : 4;
+  const int preferred = g.m > 64 ? 3 : tiles64x64_fit_one_round(g.m, g.n, current_sm_count()) ? 5 : 4;
   if (!found.empty())
     EXPECT_EQ(found.front()->preference, preferred) << "no preferred swap entry for M = " << g.m;
   return found;
@@ -701,10 +701,15 @@ TEST(Sm90SwapABHost, WhoTakesMOf128) {
             "sm90_wgmma_bf16_64x256x64_s5_pingpong_smallm");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 28672, 8192})).value(), "sm90_wgmma_bf16_64x256x64_s5_swapab_wide");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {48, 57344, 8192})).value(), "sm90_wgmma_bf16_64x256x64_s5_swapab_wide");
-  // Below 80% of the SMs in 256-row tiles: 64-row tiles where they fit one round (run 194: 42.5 us
-  // against 47.2 at 64x8192x8192), else the 128-row tile (0.88x against 0.84x for 256 rows at N = 8192).
-  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 8192, 8192})).value(), "sm90_wgmma_bf16_64x64x64_s14_swapab");
-  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 8448, 8192})).value(), "sm90_wgmma_bf16_64x64x64_s14_swapab");
+  // Below 80% of the SMs in 256-row tiles: 64x64 tiles where they fit one round (run 194: 42.5 us
+  // against 47.2 at 64x8192x8192 swapped; run 199: 40.5 unswapped), swapped where A or B is not
+  // K-major; else the 128-row swap tile (0.88x against 0.84x for 256 rows at N = 8192).
+  EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 8192, 8192})).value(), "sm90_wgmma_bf16_64x64x64_s14_narrow_midm");
+  EXPECT_EQ(pick_kernel(tn_problem(DType::f16, {64, 8448, 8192})).value(), "sm90_wgmma_f16_64x64x64_s14_narrow_midm");
+  GemmDesc nn = tn_problem(DType::bf16, {64, 8192, 8192});
+  nn.b.layout = Layout::row;
+  nn.b.ld = 8192;
+  EXPECT_EQ(pick_kernel(nn).value(), "sm90_wgmma_bf16_64x64x64_s14_swapab");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 8449, 8192})).value(), "sm90_wgmma_bf16_64x128x64_s9_swapab");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 26880, 8192})).value(), "sm90_wgmma_bf16_64x128x64_s9_swapab");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {32, 28672, 8192})).value(), "sm90_wgmma_bf16_32x64x64_s16_swapab");
@@ -757,6 +762,34 @@ TEST(Sm90SwapABWide, GemmsRuleShape) {
     ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
     run_and_check(*k, g, 0, /*twice=*/true);
   }
+}
+
+// gemm()'s unswapped 64x64 tile for M of 33-64 on shapes its rule admits (ragged N, a K tail, one
+// tile, forced cluster splits), alpha, beta, f32 and column-major D, against the device reference
+// and twice bit for bit.
+TEST(Sm90NarrowMidM, GemmsRuleShape) {
+  TCGEMM_REQUIRE_GPU(90);
+  const Shape shapes[] = {{37, 8448 - 5, 200}, {64, 4096, 4097}, {33, 1, 64}, {50, 130, 1000}};
+  int variant = 0;
+  for (DType in : {DType::bf16, DType::f16})
+    for (const Shape sh : shapes)
+      for (int forced : {0, 3, 8}) {
+        ++variant;
+        const ForcedSplits f(forced);
+        const KernelEntry* k = find_kernel(std::string("sm90_wgmma_") + std::string(to_string(in)) + "_64x64x64_s14_narrow_midm");
+        ASSERT_NE(k, nullptr);
+        GemmDesc g = tn_problem(in, sh, 0, variant % 2 ? -0.5f : 1.0f);
+        if (variant % 3 == 0) {
+          g.c = g.d = {DType::f32, variant % 2 ? Layout::column : Layout::row, 0};
+          g.beta = 0.25f;
+        }
+        ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+        SCOPED_TRACE(shape_name(sh) + ", forced " + std::to_string(forced) + ", splits " + std::to_string(k->split_k(g)));
+        if (current_sm_count() == 132) ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+        if (!k->supports(g).ok()) continue;
+        EXPECT_EQ(k->workspace_bytes(g), 0u) << "the 64x64 tile sums its splits in clusters";
+        run_and_check(*k, g, 0, /*twice=*/true);
+      }
 }
 
 using SwapCase = std::tuple<DType, int, int>;  // input, shape index, split-count index

@@ -462,7 +462,7 @@ KernelEntry swap_entry(std::string_view name) {
 }
 
 // The one-consumer narrow tiles unswapped (swap_ab.hpp sm90_narrow_*): 64 rows of M by TileN of N,
-// the swap entry's plan. By name only.
+// the swap entry's plan. By name (preference 0) unless a rule gates it.
 template <DType In, int TileN>
 KernelEntry narrow_entry(std::string_view name) {
   constexpr auto v = &narrow<TileN, 1>;
@@ -473,6 +473,23 @@ KernelEntry narrow_entry(std::string_view name) {
   e.split_k = [](const GemmDesc& g) { return sm90_narrow_splits(g, v()); };
   e.launch = [](const GemmArgs& a) { return sm90_narrow_launch(a, In, v()); };
   e.function = [] { return sm90_wgmma_ws_function(In, false, v()); };
+  return e;
+}
+
+// The unswapped 64x64 tile that gemm() runs for 32 < M <= 64 (tiles64x64_fit_one_round; preference
+// 6, above the swapped 64x64 tile's 5, which keeps the layouts this one refuses). Run 199: 6-15%
+// ahead of the swapped tile on all 10 midm_split shapes.
+constexpr char kNarrow64Why[] =
+    "the unswapped 64x64 tile takes M of 33..64 where ceil(N/64) tiles fit one round (the swap tiles serve the "
+    "rest)";
+template <DType In>
+KernelEntry gated_narrow64_entry(std::string_view name) {
+  KernelEntry e = narrow_entry<In, 64>(name);
+  e.preference = 6;
+  e.supports = [](const GemmDesc& g) {
+    if (!tiles64x64_fit_one_round(g.m, g.n, current_sm_count())) return Status::unsupported(kNarrow64Why);
+    return sm90_narrow_supports(g, In, narrow<64, 1>());
+  };
   return e;
 }
 
@@ -514,7 +531,7 @@ constexpr char kOneRoundWhy[] =
     "the 128-row swap tile of widths 16 and 32 takes N where 64-row tiles need a second round and 128-row ones fit "
     "one (the 64-row tile serves the rest)";
 
-// Width 64 on 64 rows of N, one consumer (as the 16/32-wide tiles; swap64_takes_64_rows: its tiles
+// Width 64 on 64 rows of N, one consumer (as the 16/32-wide tiles; tiles64x64_fit_one_round: its tiles
 // fit one round): twice the 64x128 tile's tiles, so half the splits, summed in clusters.
 constexpr char kRows64Why[] =
     "the 64-row swap tile of width 64 takes M of 33..64 where ceil(N/64) tiles fit one round (the 64x128 and "
@@ -934,13 +951,16 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(swap_entry<DType::f16, 32, 1, 4>("sm90_wgmma_f16_32x64x64_s16_swapab"));
   table.push_back(swap_entry<DType::f16, 64, 2, 4>("sm90_wgmma_f16_64x128x64_s9_swapab"));
   table.push_back(swap_entry<DType::f16, 128, 2, 3>("sm90_wgmma_f16_128x128x64_s7_swapab"));
-  table.push_back(gated_swap_entry<DType::bf16, 64, 1, swap64_takes_64_rows, kRows64Why>(
+  table.push_back(gated_swap_entry<DType::bf16, 64, 1, tiles64x64_fit_one_round, kRows64Why>(
       "sm90_wgmma_bf16_64x64x64_s14_swapab"));
-  table.push_back(gated_swap_entry<DType::f16, 64, 1, swap64_takes_64_rows, kRows64Why>(
+  table.push_back(gated_swap_entry<DType::f16, 64, 1, tiles64x64_fit_one_round, kRows64Why>(
       "sm90_wgmma_f16_64x64x64_s14_swapab"));
   table.push_back(narrow_entry<DType::bf16, 16>("sm90_wgmma_bf16_64x16x64_s16_narrow"));
   table.push_back(narrow_entry<DType::bf16, 32>("sm90_wgmma_bf16_64x32x64_s16_narrow"));
   table.push_back(narrow_entry<DType::bf16, 64>("sm90_wgmma_bf16_64x64x64_s14_narrow"));
+  table.push_back(narrow_entry<DType::f16, 64>("sm90_wgmma_f16_64x64x64_s14_narrow"));
+  table.push_back(gated_narrow64_entry<DType::bf16>("sm90_wgmma_bf16_64x64x64_s14_narrow_midm"));
+  table.push_back(gated_narrow64_entry<DType::f16>("sm90_wgmma_f16_64x64x64_s14_narrow_midm"));
   table.push_back(swap_entry<DType::bf16, 64, 4, 0>("sm90_wgmma_bf16_64x256x64_s5_swapab"));
   table.push_back(swap_entry<DType::f16, 64, 4, 0>("sm90_wgmma_f16_64x256x64_s5_swapab"));
   table.push_back(swap_steal_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x64x64_s16_swapab_steal"));
