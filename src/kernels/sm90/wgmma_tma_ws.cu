@@ -278,6 +278,45 @@ __device__ __forceinline__ void store_staged_rows(const float* staged, void* d, 
   }
 }
 
+// The staged epilogue with a column-major 16-bit D, beta == 0, ldd % 8 == 0 and D 16-byte aligned
+// (the swapped problems' D^T, kernels/sm90/swap_ab.hpp): 8 consecutive rows of a column go out as
+// one 16-byte store, 8 threads a column's 64 rows, instead of one 2-byte store an element.
+template <int kTileN, int kPitch>
+__device__ __forceinline__ void store_staged_cols16(const float* staged, void* d, const Epilogue& ep, int64_t row_base,
+                                                    int64_t n0, int rows, int cols) {
+  constexpr int kVecs = 8 * kTileN;
+  const int t = threadIdx.x % 128;
+  const bool bf16 = ep.d_dtype == DType::bf16;
+#pragma unroll
+  for (int i0 = 0; i0 < kVecs; i0 += 128) {
+    const int i = i0 + t;
+    const int c = i / 8, r0 = 8 * (i % 8);
+    if (c >= cols || r0 >= rows) continue;
+    float v[8];
+#pragma unroll
+    for (int e = 0; e < 8; ++e) v[e] = ep.alpha * staged[(r0 + e) * kPitch + c];
+    const int64_t at = row_base + r0 + (n0 + c) * ep.d_col_stride;
+    if (r0 + 8 <= rows) {
+      uint32_t w[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        if (bf16) {
+          const __nv_bfloat162 x = __floats2bfloat162_rn(v[2 * q], v[2 * q + 1]);
+          w[q] = *reinterpret_cast<const uint32_t*>(&x);
+        } else {
+          const __half2 x = __floats2half2_rn(v[2 * q], v[2 * q + 1]);
+          w[q] = *reinterpret_cast<const uint32_t*>(&x);
+        }
+      }
+      *reinterpret_cast<uint4*>(static_cast<uint16_t*>(d) + at) = make_uint4(w[0], w[1], w[2], w[3]);
+    } else {
+#pragma unroll
+      for (int e = 0; e < 8; ++e)  // unrolled: v stays in registers
+        if (e < rows - r0) store_epilogue(d, at + e, ep.d_dtype, v[e]);
+    }
+  }
+}
+
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
@@ -674,6 +713,10 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     void* const d = static_cast<char*>(ep.d) + blockIdx.z * ep.d_split_bytes;
     if (d_row_major && (ep.beta == 0.0f || ep.c_col_stride == 1)) {
       store_staged_rows<C::kTileN, C::kEpiloguePitch>(staged, d, ep, row_base, n0, rows, cols);
+      return;
+    }
+    if (ep.d_row_stride == 1 && ep.beta == 0.0f && ep.d_vec == 8 && (ep.d_dtype == DType::bf16 || ep.d_dtype == DType::f16)) {
+      store_staged_cols16<C::kTileN, C::kEpiloguePitch>(staged, d, ep, row_base, n0, rows, cols);
       return;
     }
     for (int i = t; i < 64 * C::kTileN; i += 128) {
