@@ -864,6 +864,35 @@ TEST(Sm90SwapABSmall, NarrowTilesWithAndWithoutSplits) {
     }
 }
 
+// A row-major 16-bit D with beta == 0 is the swapped kernel's column-major D^T: with ldd % 8 == 0
+// it goes out 8 rows a 16-byte store (store_staged_cols16), ragged row and column tails element by
+// element; an odd ldd keeps the per-element loop. Both against the device reference.
+TEST(Sm90SwapABSmall, ColumnStoresOf16BitD) {
+  TCGEMM_REQUIRE_GPU(90);
+  int variant = 0;
+  for (const Shape sh : {Shape{5, 200, 300}, Shape{40, 130, 129}, Shape{120, 64, 200}, Shape{64, 1003, 64}})
+    for (int splits : {1, 3}) {
+      ++variant;
+      const ForcedSplits forced(splits);
+      GemmDesc g;
+      g.m = sh.m;
+      g.n = sh.n;
+      g.k = sh.k;
+      g.a = {DType::bf16, Layout::row, (sh.k + 7) / 8 * 8};
+      g.b = {DType::bf16, variant % 3 == 0 ? Layout::row : Layout::column, 0};
+      g.b.ld = g.b.layout == Layout::row ? (sh.n + 7) / 8 * 8 : (sh.k + 7) / 8 * 8;
+      g.d = {variant % 2 ? DType::f16 : DType::bf16, Layout::row, (sh.n + 7) / 8 * 8 + (variant % 4 == 3 ? 3 : 8)};
+      g.c = g.d;
+      g.alpha = -0.5f;
+      ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+      for (const KernelEntry* k : swap_entries_for(g)) {
+        SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + " splits " + std::to_string(splits) + " ldd " +
+                     std::to_string(g.d.ld));
+        run_and_check(*k, g, 0, false);
+      }
+    }
+}
+
 TEST(Sm90SwapABHost, SwappedDescAndPlan) {
   set_forced_split_k(0);
   GemmDesc g;
