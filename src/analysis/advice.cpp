@@ -299,25 +299,21 @@ void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out)
     }
   }
   const bool pad_first = r.predicted.copy_us > 0;
-  if (rows64) {
-    // gemm() runs this tile unswapped for K-major A and B (run 199: 6-15% ahead of the swapped
-    // 64x64 tile on midm_split): 64 rows of M, N 64 wide; the model prices it as the swapped tile
-    // (64x64 both ways, the same bytes and splits).
-    add(out, r.predicted.total_us, best,
-        std::string(pad_first ? "pad lda/ldb to 16 bytes, then " : "") + "64x64 tiles" +
-            (best_split > 1 ? " + split-K x" + std::to_string(best_split) + split_how : std::string()),
-        "M=" + std::to_string(g.m) + " fills " + fmt("%.0f%%", 100.0 * static_cast<double>(g.m) / r.tile.tile_m) +
-            " of a " + std::to_string(r.tile.tile_m) + "-row tile; 64 rows of M (one consumer warpgroup) by 64 of N " +
-            "make ceil(N/64) = " + std::to_string(ceil_div(g.n, 64)) + " tiles, one round (64x64, 14 stages)" + tail);
-    return;
-  }
+  const std::string fill = "M=" + std::to_string(g.m) + " fills " +
+                           fmt("%.0f%%", 100.0 * static_cast<double>(g.m) / r.tile.tile_m) + " of a " +
+                           std::to_string(r.tile.tile_m) + "-row tile; ";
+  // gemm() runs the 64x64 tile unswapped for K-major A and B (run 199: 7-17% ahead of the swapped
+  // 64x64 tile on midm_split): 64 rows of M, N 64 wide; the model prices it as the swapped tile
+  // (64x64 both ways, the same bytes and splits).
+  const std::string how =
+      rows64 ? "64 rows of M (one consumer warpgroup) by 64 of N make ceil(N/64) = " + std::to_string(ceil_div(g.n, 64)) +
+                   " tiles, one round"
+             : "computing D^T = B^T A^T puts N on wgmma's 64-row side and M on an N=" + std::to_string(narrow) + " tile";
   add(out, r.predicted.total_us, best,
-      std::string(pad_first ? "pad lda/ldb to 16 bytes, then " : "") + "swap A/B" +
+      std::string(pad_first ? "pad lda/ldb to 16 bytes, then " : "") + (rows64 ? "64x64 tiles" : "swap A/B") +
           (best_split > 1 ? " + split-K x" + std::to_string(best_split) + split_how : std::string()),
-      "M=" + std::to_string(g.m) + " fills " + fmt("%.0f%%", 100.0 * static_cast<double>(g.m) / r.tile.tile_m) +
-          " of a " + std::to_string(r.tile.tile_m) + "-row tile; computing D^T = B^T A^T puts N on wgmma's 64-row side and M on an N=" +
-          std::to_string(narrow) + " tile (" + std::to_string(rows) + "x" + std::to_string(narrow) + ", " + std::to_string(stages) + " stages)" +
-          tail);
+      fill + how + " (" + std::to_string(rows) + "x" + std::to_string(narrow) + ", " + std::to_string(stages) +
+          " stages)" + tail);
 }
 
 // The cluster kernel's fitting widths on the swapped problem (kernels/sm90/pc_swap.hpp), where

@@ -38,7 +38,7 @@ constexpr bool swap_narrow_takes_128_rows(int64_t m, int64_t n, int64_t sm_count
 // tiles fit one round, split in clusters. Run 194 (midm_split.txt, same process) put the swapped
 // 64x64 tile ahead of the swapped 128-row one on all 10 shapes, by 8-16% (64x4096x4096 18.3 us
 // against 21.4): twice the tiles, so half the splits. Run 199 put the same tile unswapped (64 rows
-// of M, N 64 wide) ahead of the swapped one on all 10, by 6-15% (15.7 against 18.5; midm_split
+// of M, N 64 wide) ahead of the swapped one on all 10, by 7-17% (15.7 against 18.5; midm_split
 // 0.97x of cuBLAS): gemm() runs it unswapped for K-major A and B, swapped for the other layouts.
 constexpr bool tiles64x64_fit_one_round(int64_t m, int64_t n, int64_t sm_count) {
   const int64_t sms = sm_count > 1 ? sm_count : 1;

@@ -843,18 +843,24 @@ INSTANTIATE_TEST_SUITE_P(Forced, Sm90SwapAB,
                                             ::testing::Range(0, static_cast<int>(std::size(kSwapSplitCounts)))),
                          swap_name);
 
+// A bf16 problem of shape sh with a row-major A and a B of layout lb, their lds padded to 8 elements.
+GemmDesc small_swap_desc(Shape sh, Layout lb) {
+  GemmDesc g;
+  g.m = sh.m;
+  g.n = sh.n;
+  g.k = sh.k;
+  g.a = {DType::bf16, Layout::row, (sh.k + 7) / 8 * 8};
+  g.b = {DType::bf16, lb, ((lb == Layout::row ? sh.n : sh.k) + 7) / 8 * 8};
+  return g;
+}
+
 // Small, for compute-sanitizer (TCGEMM_TEST_SMALL=1 runs *Small*).
 TEST(Sm90SwapABSmall, NarrowTilesWithAndWithoutSplits) {
   TCGEMM_REQUIRE_GPU(90);
   for (const Shape sh : {Shape{5, 200, 300}, Shape{40, 130, 129}, Shape{120, 64, 200}})
     for (int splits : {1, 3}) {
       const ForcedSplits forced(splits);
-      GemmDesc g;
-      g.m = sh.m;
-      g.n = sh.n;
-      g.k = sh.k;
-      g.a = {DType::bf16, Layout::row, (sh.k + 7) / 8 * 8};
-      g.b = {DType::bf16, Layout::column, (sh.k + 7) / 8 * 8};
+      GemmDesc g = small_swap_desc(sh, Layout::column);
       g.c = g.d = {DType::f32, Layout::row, 0};
       g.beta = 0.25f;
       for (const KernelEntry* k : swap_entries_for(g)) {
@@ -874,13 +880,7 @@ TEST(Sm90SwapABSmall, ColumnStoresOf16BitD) {
     for (int splits : {1, 3}) {
       ++variant;
       const ForcedSplits forced(splits);
-      GemmDesc g;
-      g.m = sh.m;
-      g.n = sh.n;
-      g.k = sh.k;
-      g.a = {DType::bf16, Layout::row, (sh.k + 7) / 8 * 8};
-      g.b = {DType::bf16, variant % 3 == 0 ? Layout::row : Layout::column, 0};
-      g.b.ld = g.b.layout == Layout::row ? (sh.n + 7) / 8 * 8 : (sh.k + 7) / 8 * 8;
+      GemmDesc g = small_swap_desc(sh, variant % 3 == 0 ? Layout::row : Layout::column);
       g.d = {variant % 2 ? DType::f16 : DType::bf16, Layout::row, (sh.n + 7) / 8 * 8 + (variant % 4 == 3 ? 3 : 8)};
       g.c = g.d;
       g.alpha = -0.5f;

@@ -477,7 +477,7 @@ KernelEntry narrow_entry(std::string_view name) {
 }
 
 // The unswapped 64x64 tile that gemm() runs for 32 < M <= 64 (tiles64x64_fit_one_round; preference
-// 6, above the swapped 64x64 tile's 5, which keeps the layouts this one refuses). Run 199: 6-15%
+// 6, above the swapped 64x64 tile's 5, which keeps the layouts this one refuses). Run 199: 7-17%
 // ahead of the swapped tile on all 10 midm_split shapes.
 constexpr char kNarrow64Why[] =
     "the unswapped 64x64 tile takes M of 33..64 where ceil(N/64) tiles fit one round (the swap tiles serve the "

@@ -68,7 +68,8 @@ std::size_t sm90_swap_ab_workspace(const GemmDesc& g, Sm90WsVariant v);
 int sm90_swap_ab_splits(const GemmDesc& g, Sm90WsVariant v);
 Status sm90_swap_ab_launch(const GemmArgs& args, DType input, Sm90WsVariant v);
 // The same tiles and plan without the swap: 64 rows of M a tile, N in the narrow width (cuBLAS's
-// choice at M = 64: 64x32 tiles over all of K, run 198). By name, to be measured.
+// choice at M = 64: 64x32 tiles over all of K, run 198). gemm() runs the 64-wide one for M of 33-64
+// (register_sm90.cu); the 16/32-wide ones are by name (they lost to the swap tiles, run 200).
 Status sm90_narrow_supports(const GemmDesc& g, DType input, Sm90WsVariant v);
 std::size_t sm90_narrow_workspace(const GemmDesc& g, Sm90WsVariant v);
 int sm90_narrow_splits(const GemmDesc& g, Sm90WsVariant v);
