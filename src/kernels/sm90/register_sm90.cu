@@ -7,6 +7,7 @@
 #include "kernels/sm90/pc_repack.hpp"
 #include "kernels/sm90/pc_split_k.hpp"
 #include "kernels/sm90/pc_swap.hpp"
+#include "kernels/sm90/multicast.hpp"
 #include "kernels/sm90/peel.hpp"
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/swap_ab.hpp"
@@ -21,8 +22,6 @@
 
 namespace tcgemm {
 
-namespace {
-// What every sm90 entry shares: the family, the tile as registered, the launch shape.
 KernelEntry wgmma_entry(std::string_view name, DType input, const Sm90WsShape& s) {
   KernelEntry e;
   e.name = name;
@@ -36,6 +35,8 @@ KernelEntry wgmma_entry(std::string_view name, DType input, const Sm90WsShape& s
   e.threads = s.threads;
   return e;
 }
+
+namespace {
 
 // kDirectStore: the `_ds` instances, which store a row-major 16-bit D (beta == 0) straight from
 // registers. The plain 128x256 s4 `_ws` kernel keeps the staged epilogue to be measured against
@@ -998,6 +999,7 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   constexpr Sm90WsVariant k64x64{64, 14, 1};
   table.push_back(splitk_entry<DType::bf16, k64x64>("sm90_wgmma_bf16_64x64x64_s14_ws_splitk"));
   table.push_back(repack_splitk_entry<DType::bf16, k64x64>("sm90_wgmma_bf16_64x64x64_s14_ws_repack_splitk"));
+  add_sm90_multicast_kernels(table);
   add_sm90_tiny_kernels(table);
   add_sm90_skinny_kernels(table);
 }

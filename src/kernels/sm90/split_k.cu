@@ -76,7 +76,7 @@ Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVari
 }
 
 Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
-                                 int k_blocks_per_split, const InCopy* copy) {
+                                 int k_blocks_per_split, const InCopy* copy, Sm90Multicast mc) {
   const GemmDesc& g = args.desc;
   const bool row = g.d.layout == Layout::row;
   const std::size_t need = split_slabs_bytes(g.m, g.n, row, splits);
@@ -90,7 +90,7 @@ Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVarian
   if (args.d == nullptr || (g.beta != 0.0f && args.c == nullptr))
     return Status::invalid("D (and C when beta != 0) must be non-null");
   float* partials = static_cast<float*>(args.workspace);
-  if (Status st = sm90_wgmma_ws_launch_partials(args, input, k_blocks_per_split, splits, partials, v, copy); !st.ok())
+  if (Status st = sm90_wgmma_ws_launch_partials(args, input, k_blocks_per_split, splits, partials, v, copy, mc); !st.ok())
     return st;
   // Diagnosis only (D is left unwritten): TCGEMM_DIAG_SKIP_REDUCE=1 times the split pass without its
   // reduce, to price the reduce on a real timeline (PDL, slabs in L2) rather than under ncu.

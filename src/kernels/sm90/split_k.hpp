@@ -40,8 +40,9 @@ Status sm90_wgmma_ws_splitk_launch(const GemmArgs& args, DType input, Sm90WsVari
 // The two passes for a given tile variant and split (splits >= 2, every split non-empty): the
 // building block the swap-A/B path shares. Checks the workspace (splits*M*N*4 bytes, 16-aligned).
 // copy: the operands the split pass copies first (v.in_copy; in_kernel_copy.hpp), or nullptr.
+// mc: the split pass in TMA multicast clusters (wgmma_tma_ws.hpp), 1 x 1 = off.
 Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVariant v, int splits,
-                                 int k_blocks_per_split, const InCopy* copy = nullptr);
+                                 int k_blocks_per_split, const InCopy* copy = nullptr, Sm90Multicast mc = {});
 // The reduce's arguments for args (alpha, beta, C and D as the problem says) over `splits` tight
 // M x N slabs at `partials`, row-major or column-major.
 SplitKReduceArgs split_k_reduce_args(const GemmArgs& args, const float* partials, int splits, bool row_major_slabs);

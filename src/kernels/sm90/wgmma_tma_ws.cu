@@ -191,6 +191,11 @@ struct Params {
   // tail_k_blocks_per_split, one cluster a tile, summed as above.
   int64_t tail_first;
   int32_t tail_splits, tail_k_blocks_per_split;
+  // TMA multicast (1 x 1 = off; K-major TMA tiles, no cluster sums): clusters of mc_m x mc_n CTAs
+  // along x run mc_m x mc_n neighbouring tiles of one split; the CTAs of a tile row share A, each
+  // loading 1/mc_n of its rows into all of them, those of a tile column share B (1/mc_m each).
+  // tiles_m % mc_m == 0 and tiles_n % mc_n == 0 (the host checks).
+  int32_t mc_m, mc_n;
 };
 
 // --- epilogue helpers ------------------------------------------------------------------------
@@ -332,8 +337,10 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
 // stages (row_class_realign.cuh); the stages then hold what the TMA path's would.
 // kInCopy: K-major A and B, TMA loads from the aligned copies that the CTAs of each split first
 // write themselves from the caller's operands (in_kernel_copy.cuh), one round of CTAs.
+// kMc: the multicast instances (Params::mc_m, mc_n), K-major A and B by TMA; every other instance
+// compiles none of it, so gemm()'s kernels stay as they were measured.
 template <WgmmaInput In, int TileN, int Stages, int Consumers, bool kAMnMajor, bool kBMnMajor, bool kDirectStore,
-          bool kThreadLoads = false, bool kRowClassLoads = false, bool kInCopy = false>
+          bool kThreadLoads = false, bool kRowClassLoads = false, bool kInCopy = false, bool kMc = false>
 __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads, 1)
     wgmma_tma_ws_kernel(const __grid_constant__ Maps<kRowClassLoads> maps, const Params p) {
   using C = Config<In, TileN, Stages, Consumers>;
@@ -378,14 +385,23 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     k_blocks_per_split = p.tail_k_blocks_per_split;
     cluster_splits = p.tail_splits;
   }
+  // Multicast: this CTA's place in its cluster (rm, rn) and the cluster's block of tiles.
+  constexpr bool kMulticast = kMc && !kAMnMajor && !kBMnMajor && !kThreadLoads && !kRowClassLoads && !kInCopy;
+  static_assert(!kMc || kMulticast, "multicast instances load K-major A and B by TMA");
+  const bool multicast = kMulticast && p.mc_m * p.mc_n > 1;
+  const int mc_m = multicast ? p.mc_m : 1, mc_n = multicast ? p.mc_n : 1;
+  const int mc_rank = multicast ? static_cast<int>(dev::cluster_ctarank()) : 0;
+  const int rm = mc_rank % mc_m, rn = mc_rank / mc_m;
+  if (multicast) tile /= mc_m * mc_n;
   // Tile order: groups of kGroupM tile rows sweep all tile columns, so CTAs resident together
-  // share B columns and a small band of A rows in L2.
-  const int64_t group_tiles = C::kGroupM * p.tiles_n;
+  // share B columns and a small band of A rows in L2 (with multicast, rows and columns of blocks).
+  const int64_t grid_m = p.tiles_m / mc_m, grid_n = p.tiles_n / mc_n;
+  const int64_t group_tiles = C::kGroupM * grid_n;
   const int64_t first_m = (tile / group_tiles) * C::kGroupM;
-  const int64_t group_rows = min(p.tiles_m - first_m, static_cast<int64_t>(C::kGroupM));
+  const int64_t group_rows = min(grid_m - first_m, static_cast<int64_t>(C::kGroupM));
   const int64_t in_group = tile % group_tiles;
-  const int64_t tile_m = first_m + in_group % group_rows;
-  const int64_t tile_n = in_group / group_rows;
+  const int64_t tile_m = (first_m + in_group % group_rows) * mc_m + rm;
+  const int64_t tile_n = (in_group / group_rows) * mc_n + rn;
   const int32_t m0 = static_cast<int32_t>(tile_m * C::kTileM);
   const int32_t n0 = static_cast<int32_t>(tile_n * C::kTileN);
   // This split's whole k-blocks (kTileK wide: 64 16-bit or 32 tf32 elements). Only the last split reaches the K tail (zero-filled).
@@ -407,11 +423,14 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       dev::tma_prefetch_descriptor(&maps.b);
     }
     // full: the producer thread's arrive.expect_tx, each of the 128 loading threads' arrive, or each of
-    // the realigning warps' (row classes); empty: one arrival per consumer warp.
-    ring.init(kRing, C::kConsumers * 4, kThreadLoads ? 128 : kRowClassLoads ? dev::kRealignWarps : 1);
+    // the realigning warps' (row classes); empty: one arrival per consumer warp, with multicast of
+    // every CTA's that loads into this one (its tile row's and tile column's: mc_m + mc_n - 1).
+    ring.init(kRing, C::kConsumers * 4 * (mc_m + mc_n - 1), kThreadLoads ? 128 : kRowClassLoads ? dev::kRealignWarps : 1);
     if constexpr (kRowClassLoads) boxes.init(kRaw, dev::kRealignWarps, 1);
   }
-  __syncthreads();
+  // With multicast, the peers' barriers are initialised before any load or arrival targets them.
+  if (multicast) dev::cluster_sync();
+  else __syncthreads();
   // Programmatic dependent launch (common/pdl.cuh): the prologue above may overlap the previous
   // kernel's drain; nothing global is touched before the wait. The next PDL grid (split-K's
   // reduce, the next GEMM) may then be scheduled onto SMs this grid leaves idle.
@@ -510,8 +529,25 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       constexpr int kBBlocks = C::kTileN / static_cast<int>(C::kMnBlock);
       const int a_blocks = static_cast<int>(min(static_cast<int64_t>(kABlocks), (p.m - m0 + C::kMnBlock - 1) / C::kMnBlock));
       const int b_blocks = static_cast<int>(min(static_cast<int64_t>(kBBlocks), (p.n - n0 + C::kMnBlock - 1) / C::kMnBlock));
-      const uint32_t stage_bytes = (kAMnMajor ? a_blocks * C::kMnBlockBytes : C::kABytes) +
-                                   (kBMnMajor ? b_blocks * C::kMnBlockBytes : C::kBBytes);
+      uint32_t stage_bytes = (kAMnMajor ? a_blocks * C::kMnBlockBytes : C::kABytes) +
+                             (kBMnMajor ? b_blocks * C::kMnBlockBytes : C::kBBytes);
+      // Multicast parts: a_rows of A (a_part bytes) and b_rows of B each; the masks name the CTAs
+      // of this tile row (same rm) and tile column (same rn).
+      const int32_t a_rows = C::kTileM / mc_n, b_rows = C::kTileN / mc_m;
+      const uint32_t a_part = C::kABytes / mc_n, b_part = C::kBBytes / mc_m;
+      const bool a_part_live = m0 + rn * a_rows < p.m, b_part_live = n0 + rm * b_rows < p.n;
+      uint16_t a_mask = 0, b_mask = 0;
+      if (multicast) {
+        stage_bytes = 0;
+        for (int j = 0; j < mc_n; ++j) {
+          a_mask |= static_cast<uint16_t>(1u << (rm + mc_m * j));
+          if (m0 + j * a_rows < p.m) stage_bytes += a_part;
+        }
+        for (int i = 0; i < mc_m; ++i) {
+          b_mask |= static_cast<uint16_t>(1u << (i + mc_m * rn));
+          if (n0 + i * b_rows < p.n) stage_bytes += b_part;
+        }
+      }
       int s = 0;
       uint32_t round = 0;
       for (int kt = 0; kt < k_tiles; ++kt) {
@@ -519,21 +555,31 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
         dev::mbarrier_arrive_expect_tx(ring.full(s), stage_bytes);
         const int32_t k0 = (kt_first + kt) * C::kTileK;
-        if constexpr (!kAMnMajor) {
-          dev::tma_load_2d(ring.a(s), &maps.a, ring.full(s), k0, m0);  // box kTileK(K) x 128(M)
+        if (multicast) {
+          // This CTA's part of A (rows rn/mc_n of the tile) into its tile row's CTAs, of B (rm/mc_m)
+          // into its tile column's; a part wholly past M or N is not loaded (nor counted, by any
+          // of the CTAs that share it: they all see the same m0, n0).
+          if (mc_n == 1) dev::tma_load_2d(ring.a(s), &maps.a, ring.full(s), k0, m0);
+          else if (a_part_live) dev::tma_load_2d_multicast(ring.a(s) + rn * a_part, &maps.a, ring.full(s), k0, m0 + rn * a_rows, a_mask);
+          if (mc_m == 1) dev::tma_load_2d(ring.b(s), &maps.b, ring.full(s), k0, n0);
+          else if (b_part_live) dev::tma_load_2d_multicast(ring.b(s) + rm * b_part, &maps.b, ring.full(s), k0, n0 + rm * b_rows, b_mask);
         } else {
+          if constexpr (!kAMnMajor) {
+            dev::tma_load_2d(ring.a(s), &maps.a, ring.full(s), k0, m0);  // box kTileK(K) x 128(M)
+          } else {
 #pragma unroll
-          for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
-            if (i < a_blocks)
-              dev::tma_load_2d(ring.a(s) + i * C::kMnBlockBytes, &maps.a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
-        }
-        if constexpr (!kBMnMajor) {
-          dev::tma_load_2d(ring.b(s), &maps.b, ring.full(s), k0, n0);  // box kTileK(K) x 256(N)
-        } else {
+            for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
+              if (i < a_blocks)
+                dev::tma_load_2d(ring.a(s) + i * C::kMnBlockBytes, &maps.a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+          }
+          if constexpr (!kBMnMajor) {
+            dev::tma_load_2d(ring.b(s), &maps.b, ring.full(s), k0, n0);  // box kTileK(K) x 256(N)
+          } else {
 #pragma unroll
-          for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
-            if (i < b_blocks)
-              dev::tma_load_2d(ring.b(s) + i * C::kMnBlockBytes, &maps.b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+            for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
+              if (i < b_blocks)
+                dev::tma_load_2d(ring.b(s) + i * C::kMnBlockBytes, &maps.b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+          }
         }
         if (++s == kRing) {
           s = 0;
@@ -546,6 +592,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       dev::cluster_sync();
       dev::cluster_sync();
     }
+    // Multicast: the consumers' meeting after their last arrival on a peer's barrier.
+    if (multicast) dev::cluster_sync();
   } else {
     // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 ------------
     if constexpr (kMovesRegisters) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
@@ -569,6 +617,13 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     int s = 0, prev = 0;
     uint32_t phase = 0;
     uint64_t t_first = 0, t_last = 0, c_first = 0;
+    // Multicast: the empty barriers of the CTAs that load into this one (the other CTA of its tile
+    // row, of its tile column; clusters are at most 2 x 2), released with this CTA's own.
+    uint32_t peer_a_empty = 0, peer_b_empty = 0;
+    if (multicast) {
+      if (mc_n > 1) peer_a_empty = dev::map_to_rank(ring.empty(0), static_cast<uint32_t>(rm + mc_m * (1 - rn)));
+      if (mc_m > 1) peer_b_empty = dev::map_to_rank(ring.empty(0), static_cast<uint32_t>((1 - rm) + mc_m * rn));
+    }
     for (int kt = 0; kt < k_tiles; ++kt) {
       dev::mbarrier_wait(ring.full(s), phase);
       if (trace != nullptr && threadIdx.x == 128) {
@@ -592,7 +647,11 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
       // Keep this k-tile's MMAs in flight; the previous one has finished reading its stage.
       dev::wgmma_wait_group<1>();
-      if (kt > 0 && lane == 0) dev::mbarrier_arrive(ring.empty(prev));
+      if (kt > 0 && lane == 0) {
+        dev::mbarrier_arrive(ring.empty(prev));
+        if (multicast && mc_n > 1) dev::mbarrier_arrive_cluster(peer_a_empty + 8 * prev);
+        if (multicast && mc_m > 1) dev::mbarrier_arrive_cluster(peer_b_empty + 8 * prev);
+      }
       prev = s;
       if (++s == kRing) {
         s = 0;
@@ -608,6 +667,9 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       trace[5] = dev::global_ns();
       trace[7] = clock64() - c_first;  // SM cycles over trace[5] - trace[3]: the clock the MMAs ran at
     }
+    // Multicast: every load into this CTA has landed (its last stage was full) and, past this
+    // meeting, no peer arrives on its barriers; the epilogue may reuse the stages and the CTA exit.
+    if (multicast) dev::cluster_sync();
     if (kClusterSum && cluster_splits > 1) {
       // Split-K in the cluster: each rank but 0 leaves its f32 sum in its own stages (idle now: every
       // load has landed and been read), rank 0 adds them in rank order (bitwise reproducible) and
@@ -767,11 +829,21 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
 }
 
 template <WgmmaInput In, class V, bool kAMnMajor, bool kBMnMajor, bool kDirectStore, bool kThreadLoads = false,
-          bool kRowClassLoads = false, bool kInCopy = false>
+          bool kRowClassLoads = false, bool kInCopy = false, bool kMc = false>
 const void* kernel_function() {
   return reinterpret_cast<const void*>(&wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, V::kConsumers, kAMnMajor,
                                                             kBMnMajor, kDirectStore, kThreadLoads, kRowClassLoads,
-                                                            kInCopy>);
+                                                            kInCopy, kMc>);
+}
+
+// The multicast instances: bf16, K-major A and B, the tiles register_multicast.cu names (128x256
+// s4, 128x128 and 128x64 at their most stages, the one-consumer 64x64 and 64x32).
+template <WgmmaInput In, class V>
+const void* find_multicast_instance(bool a_mn_major, bool b_mn_major) {
+  if constexpr (In == WgmmaInput::bf16 && V::kSet != InstanceSet::sweep &&
+                ((V::kConsumers == 2 && V::kTileN >= 64) || (V::kConsumers == 1 && V::kTileN >= 32)))
+    return a_mn_major || b_mn_major ? nullptr : kernel_function<In, V, false, false, false, false, false, false, true>();
+  return nullptr;
 }
 
 // The instance for this input and layout, or nullptr where the variant's set does not compile it.
@@ -826,8 +898,14 @@ const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store, b
   }
 }
 
-const void* find_instance(DType input, Sm90WsVariant v, bool a_mn_major, bool b_mn_major, bool direct_store) {
+const void* find_instance(DType input, Sm90WsVariant v, bool a_mn_major, bool b_mn_major, bool direct_store,
+                          bool multicast = false) {
   const void* fn = nullptr;
+  if (multicast) {
+    if (input != DType::bf16 || v.thread_loads || v.row_classes || v.in_copy) return nullptr;
+    visit_variant(v, [&](auto tag) { fn = find_multicast_instance<WgmmaInput::bf16, decltype(tag)>(a_mn_major, b_mn_major); });
+    return fn;
+  }
   visit_variant(v, [&](auto tag) {
     using V = decltype(tag);
     const bool tl = v.thread_loads, rc = v.row_classes, ic = v.in_copy;
@@ -962,9 +1040,14 @@ Status check_cluster_split(const Sm90ClusterSplit& cs, int64_t k_blocks, int64_t
 
 Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blocks_per_split, int splits,
                    float* partials, bool allow_direct_store, const InCopy* copy = nullptr,
-                   const Sm90ClusterSplit* cs = nullptr) {
+                   const Sm90ClusterSplit* cs = nullptr, Sm90Multicast mc = {}) {
   const bool in_cluster = cs != nullptr;
   const GemmDesc& g = args.desc;
+  const bool multicast = mc.m * mc.n > 1;
+  if (multicast) {
+    if (in_cluster || copy != nullptr) return Status(StatusCode::internal, "multicast takes no cluster sums and no in-kernel copies");
+    if (Status st = sm90_wgmma_ws_multicast_supports(g, input, v, mc); !st.ok()) return st;
+  }
   const bool a_mn_major = g.a.layout == Layout::column;
   const bool b_mn_major = g.b.layout == Layout::row;
   const int64_t lda = effective_ld(g.a, extent_a(g));
@@ -1017,11 +1100,11 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   } else if (!v.thread_loads) {
     Result<TensorMap2d> map_a =
         a_mn_major ? make_tensor_map_2d("A", g.a.dtype, args.a, g.m, g.k, lda, mnb, kb, promote_l2)
-                   : make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, kb, tile_m, promote_l2);
+                   : make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, kb, tile_m / mc.n, promote_l2);
     if (!map_a.ok()) return map_a.status();
     Result<TensorMap2d> map_b =
         b_mn_major ? make_tensor_map_2d("B", g.b.dtype, args.b, g.n, g.k, ldb, mnb, kb, promote_l2)
-                   : make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, kb, tile_n, promote_l2);
+                   : make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, kb, tile_n / mc.m, promote_l2);
     if (!map_b.ok()) return map_b.status();
     tma_a = map_a.value();
     tma_b = map_b.value();
@@ -1054,6 +1137,8 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   p.tail_first = in_cluster ? cs->tail_first : 0;
   p.tail_splits = in_cluster ? cs->tail_splits : 1;
   p.tail_k_blocks_per_split = in_cluster ? cs->tail_k_blocks_per_split : 0;
+  p.mc_m = mc.m;
+  p.mc_n = mc.n;
   if (in_cluster) {
     if (Status st = check_cluster_split(*cs, k_blocks, p.tiles_m * p.tiles_n, v); !st.ok()) return st;
   }
@@ -1086,7 +1171,8 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   ep.d_quads = partials == nullptr && ldd % 4 == 0 && d_address % (4 * dtype_bytes(g.d.dtype)) == 0;
   ep.c_quads = partials == nullptr && g.beta != 0.0f && ldc % 4 == 0 &&
                reinterpret_cast<uintptr_t>(args.c) % (4 * dtype_bytes(g.c.dtype)) == 0;
-  const void* fn = find_instance(input, v, a_mn_major, b_mn_major, ds_instance);
+  const void* fn = multicast ? find_instance(input, v, a_mn_major, b_mn_major, false, true)
+                             : find_instance(input, v, a_mn_major, b_mn_major, ds_instance);
   if (fn == nullptr) return Status(StatusCode::internal, "sm90 wgmma: no kernel instance for this input and layout");
   if (Status st = allow_dynamic_smem(fn, shape.smem_bytes); !st.ok()) return st;
   Maps<false> plain{tma_a.map, tma_b.map};
@@ -1117,6 +1203,8 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
     cluster.val.clusterDim.x = tail ? static_cast<unsigned>(p.tail_splits) : 1;
     cluster.val.clusterDim.y = 1;
     cluster.val.clusterDim.z = tail ? 1 : static_cast<unsigned>(p.cluster_splits);
+  } else if (multicast) {
+    attrs[count++] = cluster_dim_attribute(static_cast<unsigned>(mc.m * mc.n));
   }
   if (v.in_copy && fused_launch != 1) {
     cudaLaunchAttribute coop{};
@@ -1142,11 +1230,47 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct
 }
 
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
-                                     float* partials, Sm90WsVariant v, const InCopy* copy) {
+                                     float* partials, Sm90WsVariant v, const InCopy* copy, Sm90Multicast mc) {
   if (partials == nullptr) return Status::invalid("split-K needs a workspace for its partial sums");
   // split_k.cu counts k-blocks with sm90_wgmma_ws_shape()'s 16-bit tile_k; no tf32 split-K yet.
   if (input == DType::tf32) return Status::unsupported("split-K on the sm90 wgmma kernel takes bf16 or f16");
-  return launch_impl(args, input, v, k_blocks_per_split, splits, partials, false, copy);
+  return launch_impl(args, input, v, k_blocks_per_split, splits, partials, false, copy, nullptr, mc);
+}
+
+Status sm90_wgmma_ws_launch_multicast(const GemmArgs& args, DType input, Sm90WsVariant v, Sm90Multicast mc) {
+  const int64_t k_blocks = (args.desc.k + tile_k_of(input) - 1) / tile_k_of(input);
+  return launch_impl(args, input, v, static_cast<int>(k_blocks), 1, nullptr, true, nullptr, nullptr, mc);
+}
+
+Status sm90_wgmma_ws_multicast_supports(const GemmDesc& g, DType input, Sm90WsVariant v, Sm90Multicast mc) {
+  if (Status st = sm90_wgmma_ws_supports(g, input, v); !st.ok()) return st;
+  if (mc.m < 1 || mc.m > 2 || mc.n < 1 || mc.n > 2)
+    return Status::unsupported("multicast runs clusters of 1 or 2 tiles along M and along N");
+  if (v.thread_loads || v.row_classes || v.in_copy || g.a.layout != Layout::row || g.b.layout != Layout::column)
+    return Status::unsupported("multicast loads K-major A and B (A row-major, B column-major) by TMA");
+  if (find_instance(input, v, false, false, false, true) == nullptr)
+    return Status::unsupported("multicast is compiled for bf16 on the 128x256 s4, 128x128 s7, 128x64 s9, 64x64 s14 and "
+                               "64x32 s16 tiles only");
+  const Sm90WsShape shape = shape_of(input, v);
+  const int64_t tiles_m = (g.m + shape.tile_m - 1) / shape.tile_m, tiles_n = (g.n + shape.tile_n - 1) / shape.tile_n;
+  if (tiles_m % mc.m != 0 || tiles_n % mc.n != 0)
+    return Status::unsupported("multicast " + std::to_string(mc.m) + "x" + std::to_string(mc.n) + " needs the " +
+                               std::to_string(tiles_m) + "x" + std::to_string(tiles_n) +
+                               " tiles to divide into whole clusters");
+  if (shape.tile_m / mc.n < 8 || shape.tile_n / mc.m < 8)
+    return Status::unsupported("a multicast part is at least one 8-row swizzle atom");
+  return Status::success();
+}
+
+int sm90_wgmma_ws_multicast_resident_ctas(DType input, Sm90WsVariant v, Sm90Multicast mc) {
+  const void* fn = find_instance(input, v, false, false, false, true);
+  const Sm90WsShape shape = shape_of(input, v);
+  const unsigned size = static_cast<unsigned>(mc.m * mc.n);
+  if (fn == nullptr || size < 1) return 0;
+  if (size == 1) return current_device_sm_count();
+  if (Status st = allow_dynamic_smem(fn, shape.smem_bytes); !st.ok()) return 0;
+  Result<int> r = resident_clusters(fn, size, shape.threads, shape.smem_bytes);
+  return r.ok() ? r.value() * static_cast<int>(size) : 0;
 }
 
 Status sm90_wgmma_ws_launch_cluster_split(const GemmArgs& args, DType input, Sm90WsVariant v,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "kernels/common/in_kernel_copy.hpp"
 #include "runtime/registry.hpp"
@@ -52,8 +53,23 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct
 // its raw f32 sum, no alpha/beta, to partials + z*M*N (in D's layout, tight ld: N for row-major
 // D, M for column-major). The splits must tile the
 // k-blocks with none empty. args.d/args.c are not touched.
+// TMA multicast: clusters of m x n CTAs (1 or 2 each, along x) run m x n neighbouring tiles; the
+// CTAs of a tile row load 1/n of its A rows each into all of them, those of a tile column 1/m of
+// its B rows, so L2 sends each operand's box once a cluster row or column. K-major A and B only,
+// the tiles dividing into whole clusters (sm90_wgmma_ws_multicast_supports says why not).
+struct Sm90Multicast {
+  int m = 1, n = 1;
+  friend bool operator==(const Sm90Multicast&, const Sm90Multicast&) = default;
+};
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
-                                     float* partials, Sm90WsVariant v = {}, const InCopy* copy = nullptr);
+                                     float* partials, Sm90WsVariant v = {}, const InCopy* copy = nullptr,
+                                     Sm90Multicast mc = {});
+Status sm90_wgmma_ws_multicast_supports(const GemmDesc& g, DType input, Sm90WsVariant v, Sm90Multicast mc);
+// The plain GEMM (one split, D written directly) in multicast clusters.
+Status sm90_wgmma_ws_launch_multicast(const GemmArgs& args, DType input, Sm90WsVariant v, Sm90Multicast mc);
+// CTAs of v resident at once in clusters of mc (cudaOccupancyMaxActiveClusters x the cluster size;
+// the SM count for 1 x 1; 0 without a GPU or an instance).
+int sm90_wgmma_ws_multicast_resident_ctas(DType input, Sm90WsVariant v, Sm90Multicast mc);
 // Split-K without slabs: a tile's splits are one cluster; rank 0 adds the peers' f32 sums from
 // their shared memory in rank order and stores D with alpha/beta, so no workspace and no reduce
 // launch. For the narrow swap tiles, whose sums are a few KB (swap_ab.cu decides). Either every
@@ -78,6 +94,9 @@ const void* sm90_wgmma_ws_function(DType input, bool direct_store = false, Sm90W
 // tile_k is 64 for the 16-bit inputs, 32 for tf32 (one 128-byte row either way); all zeros for a
 // variant that is not compiled.
 Sm90WsShape sm90_wgmma_ws_shape(DType input = DType::bf16, Sm90WsVariant v = {});
+// What every sm90 registry entry shares (register_sm90.cu): the family, the tile as registered,
+// the launch shape; supports/launch are the caller's.
+KernelEntry wgmma_entry(std::string_view name, DType input, const Sm90WsShape& s);
 
 // Diagnosis: while set (a device buffer of trace_ctas() x trace_words() uint64), every launch of
 // this kernel (and of swap_steal.cu's) writes each CTA's globaltimer stamps there (entry, after the PDL wait, SM id, first

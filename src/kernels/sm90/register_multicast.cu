@@ -1,0 +1,112 @@
+// The ws kernel's TMA multicast clusters (wgmma_tma_ws.hpp, Sm90Multicast) as registry entries, by
+// name until measured: split-K passes whose neighbouring tiles share an operand's L2 reads
+// (256x256x65536: cuBLAS runs 128x64 tiles in 1x2 clusters), and the one-consumer tiles over all of
+// K with the 64 rows of A shared along N (cuBLAS's 64x4096x4096 kernel, run 198).
+#include <algorithm>
+#include <string>
+
+#include "kernels/common/splitk_reduce.hpp"
+#include "kernels/sm90/multicast.hpp"
+#include "kernels/sm90/split_k.hpp"
+#include "kernels/sm90/wgmma_tma_ws.hpp"
+#include "runtime/registry.hpp"
+
+namespace tcgemm {
+
+int multicast_splits(const GemmDesc& g, DType input, Sm90WsVariant v, Sm90Multicast mc) {
+  const Sm90WsShape s = sm90_wgmma_ws_shape(input, v);
+  if (s.tile_m == 0 || g.m < 1 || g.n < 1) return 1;
+  const int64_t k_blocks = (g.k + s.tile_k - 1) / s.tile_k;
+  if (k_blocks <= 1) return 1;
+  int64_t splits = forced_split_k();
+  if (splits <= 0) {
+    const int64_t tiles = ((g.m + s.tile_m - 1) / s.tile_m) * ((g.n + s.tile_n - 1) / s.tile_n);
+    // One round of clusters: clusters of 4 keep fewer SMs busy (the GPCs are uneven, run 164).
+    int resident = sm90_wgmma_ws_multicast_resident_ctas(input, v, mc);
+    if (resident <= 0) resident = current_sm_count() / (mc.m * mc.n) * (mc.m * mc.n);
+    splits = std::clamp<int64_t>(resident / tiles, 1, std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2)));
+  }
+  splits = std::min<int64_t>({splits, k_blocks, 65535});
+  const int64_t per_split = (k_blocks + splits - 1) / splits;
+  return static_cast<int>((k_blocks + per_split - 1) / per_split);
+}
+
+namespace {
+
+template <DType In, Sm90WsVariant V>
+KernelEntry mc_entry(std::string_view name) {
+  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_shape(In, V));
+  e.preference = 0;  // by name until measured
+  e.function = [] { return sm90_wgmma_ws_function(In, false, V); };
+  return e;
+}
+
+std::size_t slabs_bytes(const GemmDesc& g, int splits) {
+  return splits <= 1 ? 0 : split_slabs_bytes(g.m, g.n, g.d.layout == Layout::row, splits);
+}
+
+// Split-K into f32 slabs, the pass in clusters of M x N tiles; splits fill one round of clusters.
+template <DType In, Sm90WsVariant V, int M, int N>
+KernelEntry splitk_mc_entry(std::string_view name) {
+  KernelEntry e = mc_entry<In, V>(name);
+  e.supports = [](const GemmDesc& g) -> Status {
+    if (Status s = sm90_wgmma_ws_multicast_supports(g, In, V, {M, N}); !s.ok()) return s;
+    if (multicast_splits(g, In, V, {M, N}) <= 1)
+      return Status::unsupported("split-K would not split: the clusters already fill the SMs (the unsplit multicast entry serves it)");
+    return Status::success();
+  };
+  e.split_k = [](const GemmDesc& g) { return multicast_splits(g, In, V, {M, N}); };
+  e.workspace_bytes = [](const GemmDesc& g) { return slabs_bytes(g, multicast_splits(g, In, V, {M, N})); };
+  e.launch = [](const GemmArgs& a) -> Status {
+    const int splits = multicast_splits(a.desc, In, V, {M, N});
+    if (splits <= 1) return Status::unsupported("split-K would not split");
+    return sm90_wgmma_ws_run_split_k(a, In, V, splits, split_k_blocks_per_split(a.desc, splits, V), nullptr, {M, N});
+  };
+  e.describe = [](const GemmDesc& g) {
+    return std::to_string(sm90_wgmma_ws_shape(In, V).tile_m) + "x" + std::to_string(V.tile_n) + " tiles in " +
+           std::to_string(M) + "x" + std::to_string(N) + " multicast clusters, split-K x" +
+           std::to_string(multicast_splits(g, In, V, {M, N})) + " into f32 slabs + reduce";
+  };
+  return e;
+}
+
+// Every tile over all of K, D written directly, in clusters of M x N tiles.
+template <DType In, Sm90WsVariant V, int M, int N>
+KernelEntry plain_mc_entry(std::string_view name) {
+  KernelEntry e = mc_entry<In, V>(name);
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_multicast_supports(g, In, V, {M, N}); };
+  e.split_k = [](const GemmDesc&) { return 1; };
+  e.workspace_bytes = [](const GemmDesc&) { return std::size_t{0}; };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch_multicast(a, In, V, {M, N}); };
+  e.describe = [](const GemmDesc&) {
+    return std::to_string(sm90_wgmma_ws_shape(In, V).tile_m) + "x" + std::to_string(V.tile_n) + " tiles in " +
+           std::to_string(M) + "x" + std::to_string(N) + " multicast clusters over all of K";
+  };
+  return e;
+}
+
+constexpr Sm90WsVariant k128x256{256, 4};
+constexpr Sm90WsVariant k128x128{128, 7};
+constexpr Sm90WsVariant k128x64{64, 9};
+constexpr Sm90WsVariant k64x64{64, 14, 1};
+constexpr Sm90WsVariant k64x32{32, 16, 1};
+
+}  // namespace
+
+void add_sm90_multicast_kernels(std::vector<KernelEntry>& table) {
+  static_assert(k128x128.stages == 7 && k64x32.stages == 16, "the narrow variants' stage counts (names below)");
+  table.push_back(splitk_mc_entry<DType::bf16, k128x256, 2, 1>("sm90_wgmma_bf16_128x256x64_s4_splitk_mc2x1"));
+  table.push_back(splitk_mc_entry<DType::bf16, k128x256, 1, 2>("sm90_wgmma_bf16_128x256x64_s4_splitk_mc1x2"));
+  table.push_back(splitk_mc_entry<DType::bf16, k128x128, 2, 1>("sm90_wgmma_bf16_128x128x64_s7_splitk_mc2x1"));
+  table.push_back(splitk_mc_entry<DType::bf16, k128x128, 1, 2>("sm90_wgmma_bf16_128x128x64_s7_splitk_mc1x2"));
+  table.push_back(splitk_mc_entry<DType::bf16, k128x128, 2, 2>("sm90_wgmma_bf16_128x128x64_s7_splitk_mc2x2"));
+  table.push_back(splitk_mc_entry<DType::bf16, k128x64, 1, 2>("sm90_wgmma_bf16_128x64x64_s9_splitk_mc1x2"));
+  table.push_back(splitk_mc_entry<DType::bf16, k128x64, 2, 2>("sm90_wgmma_bf16_128x64x64_s9_splitk_mc2x2"));
+  table.push_back(splitk_mc_entry<DType::bf16, k64x64, 1, 2>("sm90_wgmma_bf16_64x64x64_s14_splitk_mc1x2"));
+  table.push_back(plain_mc_entry<DType::bf16, k64x64, 1, 2>("sm90_wgmma_bf16_64x64x64_s14_mc1x2"));
+  table.push_back(plain_mc_entry<DType::bf16, k64x32, 1, 2>("sm90_wgmma_bf16_64x32x64_s16_mc1x2"));
+  table.push_back(plain_mc_entry<DType::bf16, k128x256, 2, 1>("sm90_wgmma_bf16_128x256x64_s4_mc2x1"));
+  table.push_back(plain_mc_entry<DType::bf16, k128x256, 1, 2>("sm90_wgmma_bf16_128x256x64_s4_mc1x2"));
+}
+
+}  // namespace tcgemm
