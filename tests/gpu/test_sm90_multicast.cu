@@ -77,7 +77,8 @@ INSTANTIATE_TEST_SUITE_P(Entries, Sm90MulticastPlain,
 // The 16-bit row-major D with beta = 0 (the register-store epilogue) on full and ragged tiles.
 TEST(Sm90MulticastPlain, RegisterStoresOfA16BitD) {
   TCGEMM_REQUIRE_GPU(90);
-  for (const char* entry : kPlainEntries)
+  for (const char* entry : kPlainEntries) {
+    int ran = 0;
     for (const Shape sh : {Shape{256, 1024, 640}, Shape{200, 1030, 130}}) {
       const KernelEntry* k = find_kernel(entry);
       ASSERT_NE(k, nullptr) << entry;
@@ -85,7 +86,10 @@ TEST(Sm90MulticastPlain, RegisterStoresOfA16BitD) {
       if (!k->supports(g).ok()) continue;
       SCOPED_TRACE(std::string(entry) + " " + shape_name(sh));
       run_and_check(*k, g, 0, /*twice=*/true);
+      ++ran;
     }
+    EXPECT_GT(ran, 0) << entry << " ran none of the cases (256x1024 divides into every entry's clusters)";
+  }
 }
 
 TEST(Sm90MulticastHost, RefusesWhatItCannotRun) {

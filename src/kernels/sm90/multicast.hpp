@@ -9,9 +9,8 @@
 
 namespace tcgemm {
 
-// Splits for v's tiles in clusters of mc: the forced count when one is set, else as many as one
-// round of resident clusters holds (clusters of 4 keep about 120 of 132 SMs), at most 64 and
-// k_blocks / 2, then evened out as choose_splits does (ceil(k_blocks / splits) blocks a split).
+// Splits for v's tiles in clusters of mc: choose_splits (split_k.hpp) over the CTAs one round of
+// resident clusters holds instead of the SM count (clusters of 4 keep about 120 of 132 SMs).
 int multicast_splits(const GemmDesc& g, DType input, Sm90WsVariant v, Sm90Multicast mc);
 
 void add_sm90_multicast_kernels(std::vector<KernelEntry>& table);

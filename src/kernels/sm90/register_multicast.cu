@@ -2,7 +2,6 @@
 // name until measured: split-K passes whose neighbouring tiles share an operand's L2 reads
 // (256x256x65536: cuBLAS runs 128x64 tiles in 1x2 clusters), and the one-consumer tiles over all of
 // K with the 64 rows of A shared along N (cuBLAS's 64x4096x4096 kernel, run 198).
-#include <algorithm>
 #include <string>
 
 #include "kernels/common/splitk_reduce.hpp"
@@ -14,21 +13,11 @@
 namespace tcgemm {
 
 int multicast_splits(const GemmDesc& g, DType input, Sm90WsVariant v, Sm90Multicast mc) {
-  const Sm90WsShape s = sm90_wgmma_ws_shape(input, v);
-  if (s.tile_m == 0 || g.m < 1 || g.n < 1) return 1;
-  const int64_t k_blocks = (g.k + s.tile_k - 1) / s.tile_k;
-  if (k_blocks <= 1) return 1;
-  int64_t splits = forced_split_k();
-  if (splits <= 0) {
-    const int64_t tiles = ((g.m + s.tile_m - 1) / s.tile_m) * ((g.n + s.tile_n - 1) / s.tile_n);
-    // One round of clusters: clusters of 4 keep fewer SMs busy (the GPCs are uneven, run 164).
-    int resident = sm90_wgmma_ws_multicast_resident_ctas(input, v, mc);
-    if (resident <= 0) resident = current_sm_count() / (mc.m * mc.n) * (mc.m * mc.n);
-    splits = std::clamp<int64_t>(resident / tiles, 1, std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2)));
-  }
-  splits = std::min<int64_t>({splits, k_blocks, 65535});
-  const int64_t per_split = (k_blocks + splits - 1) / splits;
-  return static_cast<int>((k_blocks + per_split - 1) / per_split);
+  // choose_splits over the CTAs one round of clusters keeps resident (clusters of 4 keep fewer SMs
+  // busy: the GPCs are uneven, run 164).
+  int resident = sm90_wgmma_ws_multicast_resident_ctas(input, v, mc);
+  if (resident <= 0) resident = current_sm_count() / (mc.m * mc.n) * (mc.m * mc.n);
+  return choose_splits(g, resident, v);
 }
 
 namespace {
@@ -37,7 +26,7 @@ template <DType In, Sm90WsVariant V>
 KernelEntry mc_entry(std::string_view name) {
   KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_shape(In, V));
   e.preference = 0;  // by name until measured
-  e.function = [] { return sm90_wgmma_ws_function(In, false, V); };
+  e.function = [] { return sm90_wgmma_ws_multicast_function(In, V); };
   return e;
 }
 

@@ -388,7 +388,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   // Multicast: this CTA's place in its cluster (rm, rn) and the cluster's block of tiles.
   constexpr bool kMulticast = kMc && !kAMnMajor && !kBMnMajor && !kThreadLoads && !kRowClassLoads && !kInCopy;
   static_assert(!kMc || kMulticast, "multicast instances load K-major A and B by TMA");
-  const bool multicast = kMulticast && p.mc_m * p.mc_n > 1;
+  // The host launches a kMc instance exactly when it multicasts (launch_impl).
+  constexpr bool multicast = kMulticast;
   const int mc_m = multicast ? p.mc_m : 1, mc_n = multicast ? p.mc_n : 1;
   const int mc_rank = multicast ? static_cast<int>(dev::cluster_ctarank()) : 0;
   const int rm = mc_rank % mc_m, rn = mc_rank / mc_m;
@@ -1281,6 +1282,10 @@ Status sm90_wgmma_ws_launch_cluster_split(const GemmArgs& args, DType input, Sm9
   const bool every = split.tail_splits <= 1;
   return launch_impl(args, input, v, every ? split.k_blocks_per_split : static_cast<int>(k_blocks),
                      every ? split.splits : 1, nullptr, true, nullptr, &split);
+}
+
+const void* sm90_wgmma_ws_multicast_function(DType input, Sm90WsVariant v) {
+  return find_instance(input, v, false, false, false, true);
 }
 
 const void* sm90_wgmma_ws_function(DType input, bool direct_store, Sm90WsVariant v) {

@@ -41,6 +41,14 @@ struct Sm90WsVariant {
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers = 2);
 std::string to_string(Sm90WsVariant v);
 
+// TMA multicast: clusters of m x n CTAs (1 or 2 each, along x) run m x n neighbouring tiles; the
+// CTAs of a tile row load 1/n of its A rows each into all of them, those of a tile column 1/m of
+// its B rows, so L2 sends each operand's box once a cluster row or column. K-major A and B only,
+// the tiles dividing into whole clusters (sm90_wgmma_ws_multicast_supports says why not).
+struct Sm90Multicast {
+  int m = 1, n = 1;
+  friend bool operator==(const Sm90Multicast&, const Sm90Multicast&) = default;
+};
 Status sm90_wgmma_ws_supports(const GemmDesc& g, DType input, Sm90WsVariant v = {});
 // allow_direct_store: a row-major, 16-bit (input type) D with beta == 0 is stored straight from
 // registers, edge tiles bounded (the `_ds` kernel is {256, 4}'s); otherwise, and with false (the
@@ -53,14 +61,6 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct
 // its raw f32 sum, no alpha/beta, to partials + z*M*N (in D's layout, tight ld: N for row-major
 // D, M for column-major). The splits must tile the
 // k-blocks with none empty. args.d/args.c are not touched.
-// TMA multicast: clusters of m x n CTAs (1 or 2 each, along x) run m x n neighbouring tiles; the
-// CTAs of a tile row load 1/n of its A rows each into all of them, those of a tile column 1/m of
-// its B rows, so L2 sends each operand's box once a cluster row or column. K-major A and B only,
-// the tiles dividing into whole clusters (sm90_wgmma_ws_multicast_supports says why not).
-struct Sm90Multicast {
-  int m = 1, n = 1;
-  friend bool operator==(const Sm90Multicast&, const Sm90Multicast&) = default;
-};
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
                                      float* partials, Sm90WsVariant v = {}, const InCopy* copy = nullptr,
                                      Sm90Multicast mc = {});
@@ -70,6 +70,8 @@ Status sm90_wgmma_ws_launch_multicast(const GemmArgs& args, DType input, Sm90WsV
 // CTAs of v resident at once in clusters of mc (cudaOccupancyMaxActiveClusters x the cluster size;
 // the SM count for 1 x 1; 0 without a GPU or an instance).
 int sm90_wgmma_ws_multicast_resident_ctas(DType input, Sm90WsVariant v, Sm90Multicast mc);
+// The multicast instance of v (bf16, K-major A and B), for attributes; nullptr where none is compiled.
+const void* sm90_wgmma_ws_multicast_function(DType input, Sm90WsVariant v);
 // Split-K without slabs: a tile's splits are one cluster; rank 0 adds the peers' f32 sums from
 // their shared memory in rank order and stores D with alpha/beta, so no workspace and no reduce
 // launch. For the narrow swap tiles, whose sums are a few KB (swap_ab.cu decides). Either every
