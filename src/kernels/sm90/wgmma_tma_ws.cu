@@ -196,6 +196,11 @@ struct Params {
   // loading 1/mc_n of its rows into all of them, those of a tile column share B (1/mc_m each).
   // tiles_m % mc_m == 0 and tiles_n % mc_n == 0 (the host checks).
   int32_t mc_m, mc_n;
+  // L2 eviction policies on the plain K-major TMA loads (0 = none; TCGEMM_DIAG_L2_HINT picks others).
+  // 1: the operand more tiles share (A when tiles_n >= tiles_m) evict_last, the other evict_first;
+  // 2: both evict_first; 3 (the default): as 1, on the one-consumer (64-row) tiles only, 1-4%
+  // faster there where 1 cost smallm 1% (bench/NOTES.md, runs 210-211).
+  int32_t l2_hint;
 };
 
 // --- epilogue helpers ------------------------------------------------------------------------
@@ -551,6 +556,13 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       }
       int s = 0;
       uint32_t round = 0;
+      const bool hinted = !multicast && (p.l2_hint == 1 || p.l2_hint == 2 || (p.l2_hint == 3 && C::kConsumers == 1));
+      uint64_t pol_a = 0, pol_b = 0;
+      if (hinted) {
+        const bool a_shared = p.tiles_n >= p.tiles_m, keep = p.l2_hint != 2;
+        pol_a = (keep && a_shared) ? dev::l2_policy_evict_last() : dev::l2_policy_evict_first();
+        pol_b = (keep && !a_shared) ? dev::l2_policy_evict_last() : dev::l2_policy_evict_first();
+      }
       for (int kt = 0; kt < k_tiles; ++kt) {
         // The slot is free once the consumers released its previous use (round - 1).
         if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
@@ -566,7 +578,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
           else if (b_part_live) dev::tma_load_2d_multicast(ring.b(s) + rm * b_part, &maps.b, ring.full(s), k0, n0 + rm * b_rows, b_mask);
         } else {
           if constexpr (!kAMnMajor) {
-            dev::tma_load_2d(ring.a(s), &maps.a, ring.full(s), k0, m0);  // box kTileK(K) x 128(M)
+            if (hinted) dev::tma_load_2d_hint(ring.a(s), &maps.a, ring.full(s), k0, m0, pol_a);
+            else dev::tma_load_2d(ring.a(s), &maps.a, ring.full(s), k0, m0);  // box kTileK(K) x 128(M)
           } else {
 #pragma unroll
             for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
@@ -574,7 +587,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
                 dev::tma_load_2d(ring.a(s) + i * C::kMnBlockBytes, &maps.a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
           }
           if constexpr (!kBMnMajor) {
-            dev::tma_load_2d(ring.b(s), &maps.b, ring.full(s), k0, n0);  // box kTileK(K) x 256(N)
+            if (hinted) dev::tma_load_2d_hint(ring.b(s), &maps.b, ring.full(s), k0, n0, pol_b);
+            else dev::tma_load_2d(ring.b(s), &maps.b, ring.full(s), k0, n0);  // box kTileK(K) x 256(N)
           } else {
 #pragma unroll
             for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
@@ -1039,6 +1053,16 @@ Status check_cluster_split(const Sm90ClusterSplit& cs, int64_t k_blocks, int64_t
   return Status::success();
 }
 
+// The L2 policy mode of Params::l2_hint: 3 (the one-consumer tiles keep the shared operand, run 211)
+// unless TCGEMM_DIAG_L2_HINT=h asks for another (diagnosis).
+int32_t l2_hint_mode() {
+  static const int32_t h = [] {
+    const char* v = std::getenv("TCGEMM_DIAG_L2_HINT");
+    return v == nullptr ? 3 : static_cast<int32_t>(std::strtol(v, nullptr, 10));
+  }();
+  return h;
+}
+
 Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blocks_per_split, int splits,
                    float* partials, bool allow_direct_store, const InCopy* copy = nullptr,
                    const Sm90ClusterSplit* cs = nullptr, Sm90Multicast mc = {}) {
@@ -1140,6 +1164,7 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   p.tail_k_blocks_per_split = in_cluster ? cs->tail_k_blocks_per_split : 0;
   p.mc_m = mc.m;
   p.mc_n = mc.n;
+  p.l2_hint = l2_hint_mode();
   if (in_cluster) {
     if (Status st = check_cluster_split(*cs, k_blocks, p.tiles_m * p.tiles_n, v); !st.ok()) return st;
   }
