@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -32,9 +33,12 @@ std::string find_cuobjdump() {
   return {};
 }
 
+bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
 struct FunctionSass {
   bool hmma = false, hgmma = false, local_memory = false;
   int hgmma_count = 0, warpgroup_arrives = 0;
+  int tma_policy_loads = 0;  // UTMALDG with an L2 policy operand (desc[URx]): L2::cache_hint
 };
 
 // Key: (arch, mangled function name). One entry per function per arch section.
@@ -72,11 +76,10 @@ SassMap parse_sass(FILE* in) {
     f.hgmma_count += base == "HGMMA";
     f.warpgroup_arrives += op == "WARPGROUP.ARRIVE";
     f.local_memory |= base == "LDL" || base == "STL";
+    f.tma_policy_loads += base == "UTMALDG" && contains(line, "desc[");
   }
   return out;
 }
-
-bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 
 TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   const std::string tool = find_cuobjdump();
@@ -90,11 +93,18 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   ASSERT_FALSE(sass.empty()) << "no SASS functions parsed from " << cmd;
 
   std::map<std::string, std::set<std::string>> families_seen;  // arch -> {"wmma_", ...}
-  int streamk_functions = 0, tiny_functions = 0, tall_functions = 0, skinny_functions = 0;
+  int streamk_functions = 0, tiny_functions = 0, tall_functions = 0, skinny_functions = 0, one_consumer_ws = 0;
+  // wgmma_tma_ws_kernel<In, TileN, Stages, Consumers = 1, 6 flags, kMc = false>: the decode and
+  // mid-M tiles, whose plain TMA loads carry L2 policies (bench/NOTES.md, run 211).
+  const std::regex one_consumer_ws_name("wgmma_tma_ws_kernel.*ELi[0-9]+ELi[0-9]+ELi1(ELb[01]){6}ELb0EE");
   for (const auto& [key, f] : sass) {
     const auto& [arch, name] = key;
     if (contains(name, "wgmma_ws_streamk")) ++streamk_functions;
     if (contains(name, "mma_sync_skinny_kernel")) ++skinny_functions;  // HMMA and no spills: checked below
+    if (arch == "sm_90a" && std::regex_search(name, one_consumer_ws_name)) {
+      ++one_consumer_ws;
+      EXPECT_GT(f.tma_policy_loads, 0) << name << ": no TMA load with an L2 policy (L2::cache_hint)";
+    }
     if (contains(name, "tiny_gemm_kernel")) {
       ++tiny_functions;
       EXPECT_FALSE(f.local_memory) << name << " (" << arch << ") spills to local memory (LDL/STL)";
@@ -129,6 +139,7 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   EXPECT_EQ(tall_functions, 2) << "the exemption above covers exactly the bf16/f16 tall-tile instances";
   EXPECT_EQ(tiny_functions, 16) << "tiny_gemm.cu: bf16/f16 x 1/4/8/16 rows x lanes along K/N expected";
   EXPECT_EQ(skinny_functions, 8) << "skinny_gemm.cu: bf16/f16 x 8/16 rows x realigned or not expected";
+  EXPECT_EQ(one_consumer_ws, 12) << "wgmma_tma_ws.cu: bf16/f16 x 16/32/64-wide x A K-/MN-major one-consumer tiles expected";
   for (const char* arch : {"sm_80", "sm_90a"})
     for (const char* family : {"wmma_", "mma_sync_"})
       EXPECT_TRUE(families_seen[arch].count(family)) << "no " << family << "* kernel in " << arch << " SASS";

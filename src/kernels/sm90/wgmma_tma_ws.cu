@@ -198,8 +198,9 @@ struct Params {
   int32_t mc_m, mc_n;
   // L2 eviction policies on the plain K-major TMA loads (0 = none; TCGEMM_DIAG_L2_HINT picks others).
   // 1: the operand more tiles share (A when tiles_n >= tiles_m) evict_last, the other evict_first;
-  // 2: both evict_first; 3 (the default): as 1, on the one-consumer (64-row) tiles only, 1-4%
-  // faster there where 1 cost smallm 1% (bench/NOTES.md, runs 210-211).
+  // 2: both evict_first; 3: as 1, on the one-consumer (64-row) tiles only, 1-4% faster there
+  // where 1 cost 128x8192x28672's split-K tile 4% (bench/NOTES.md, runs 210-212); 4 (the
+  // default): as 1 on the one-consumer tiles, as 2 on the others (run 212: 2-5% on split-K).
   int32_t l2_hint;
 };
 
@@ -556,10 +557,11 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       }
       int s = 0;
       uint32_t round = 0;
-      const bool hinted = !multicast && (p.l2_hint == 1 || p.l2_hint == 2 || (p.l2_hint == 3 && C::kConsumers == 1));
+      const bool hinted = !multicast && (p.l2_hint == 1 || p.l2_hint == 2 || p.l2_hint == 4 || (p.l2_hint == 3 && C::kConsumers == 1));
       uint64_t pol_a = 0, pol_b = 0;
       if (hinted) {
-        const bool a_shared = p.tiles_n >= p.tiles_m, keep = p.l2_hint != 2;
+        const bool keep = p.l2_hint == 1 || p.l2_hint == 3 || (p.l2_hint == 4 && C::kConsumers == 1);
+        const bool a_shared = p.tiles_n >= p.tiles_m;
         pol_a = (keep && a_shared) ? dev::l2_policy_evict_last() : dev::l2_policy_evict_first();
         pol_b = (keep && !a_shared) ? dev::l2_policy_evict_last() : dev::l2_policy_evict_first();
       }
@@ -1053,12 +1055,12 @@ Status check_cluster_split(const Sm90ClusterSplit& cs, int64_t k_blocks, int64_t
   return Status::success();
 }
 
-// The L2 policy mode of Params::l2_hint: 3 (the one-consumer tiles keep the shared operand, run 211)
-// unless TCGEMM_DIAG_L2_HINT=h asks for another (diagnosis).
+// The L2 policy mode of Params::l2_hint: 4 (the one-consumer tiles keep the shared operand, the
+// others evict both first; runs 211-213) unless TCGEMM_DIAG_L2_HINT=h asks for another (diagnosis).
 int32_t l2_hint_mode() {
   static const int32_t h = [] {
     const char* v = std::getenv("TCGEMM_DIAG_L2_HINT");
-    return v == nullptr ? 3 : static_cast<int32_t>(std::strtol(v, nullptr, 10));
+    return v == nullptr ? 4 : static_cast<int32_t>(std::strtol(v, nullptr, 10));
   }();
   return h;
 }
