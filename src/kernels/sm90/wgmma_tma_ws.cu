@@ -196,7 +196,8 @@ struct Params {
   // loading 1/mc_n of its rows into all of them, those of a tile column share B (1/mc_m each).
   // tiles_m % mc_m == 0 and tiles_n % mc_n == 0 (the host checks).
   int32_t mc_m, mc_n;
-  // L2 eviction policies on the plain K-major TMA loads (0 = none; TCGEMM_DIAG_L2_HINT picks others).
+  // L2 eviction policies on the plain (not multicast) TMA loads (0 = none; TCGEMM_DIAG_L2_HINT picks
+  // others; the MN-major box loads since run 214).
   // 1: the operand more tiles share (A when tiles_n >= tiles_m) evict_last, the other evict_first;
   // 2: both evict_first; 3: as 1, on the one-consumer (64-row) tiles only, 1-4% faster there
   // where 1 cost 128x8192x28672's split-K tile 4% (bench/NOTES.md, runs 210-212); 4 (the
@@ -565,6 +566,10 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         pol_a = (keep && a_shared) ? dev::l2_policy_evict_last() : dev::l2_policy_evict_first();
         pol_b = (keep && !a_shared) ? dev::l2_policy_evict_last() : dev::l2_policy_evict_first();
       }
+      const auto load = [hinted](uint32_t dst, const CUtensorMap* map, uint32_t bar, int32_t c0, int32_t c1, uint64_t pol) {
+        if (hinted) dev::tma_load_2d_hint(dst, map, bar, c0, c1, pol);
+        else dev::tma_load_2d(dst, map, bar, c0, c1);
+      };
       for (int kt = 0; kt < k_tiles; ++kt) {
         // The slot is free once the consumers released its previous use (round - 1).
         if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
@@ -580,22 +585,20 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
           else if (b_part_live) dev::tma_load_2d_multicast(ring.b(s) + rm * b_part, &maps.b, ring.full(s), k0, n0 + rm * b_rows, b_mask);
         } else {
           if constexpr (!kAMnMajor) {
-            if (hinted) dev::tma_load_2d_hint(ring.a(s), &maps.a, ring.full(s), k0, m0, pol_a);
-            else dev::tma_load_2d(ring.a(s), &maps.a, ring.full(s), k0, m0);  // box kTileK(K) x 128(M)
+            load(ring.a(s), &maps.a, ring.full(s), k0, m0, pol_a);  // box kTileK(K) x 128(M)
           } else {
 #pragma unroll
             for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
               if (i < a_blocks)
-                dev::tma_load_2d(ring.a(s) + i * C::kMnBlockBytes, &maps.a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+                load(ring.a(s) + i * C::kMnBlockBytes, &maps.a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0, pol_a);
           }
           if constexpr (!kBMnMajor) {
-            if (hinted) dev::tma_load_2d_hint(ring.b(s), &maps.b, ring.full(s), k0, n0, pol_b);
-            else dev::tma_load_2d(ring.b(s), &maps.b, ring.full(s), k0, n0);  // box kTileK(K) x 256(N)
+            load(ring.b(s), &maps.b, ring.full(s), k0, n0, pol_b);  // box kTileK(K) x 256(N)
           } else {
 #pragma unroll
             for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
               if (i < b_blocks)
-                dev::tma_load_2d(ring.b(s) + i * C::kMnBlockBytes, &maps.b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0);
+                load(ring.b(s) + i * C::kMnBlockBytes, &maps.b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0, pol_b);
           }
         }
         if (++s == kRing) {
