@@ -252,8 +252,11 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
 // says so and prices the swap on the padded problem, without the copies the current plan pays.
 void advise_swap_ab(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
-  if (r.tile.family != MmaFamily::wgmma || g.m > 128 || g.n <= g.m || g.a.layout != Layout::row ||
-      g.b.layout != Layout::column)
+  // A column-major is read MN-major by the unswapped 64x64 tile only, where K is long (path_rules.hpp);
+  // the swapped tiles need a K-major A (it becomes B^T).
+  const bool a_ok = g.a.layout == Layout::row ||
+                    (tiles64x64_fit_one_round(g.m, g.n, r.device.sm_count) && g.k >= kNarrow64MnMajorAMinK);
+  if (r.tile.family != MmaFamily::wgmma || g.m > 128 || g.n <= g.m || !a_ok || g.b.layout != Layout::column)
     return;
   // Swapping cures M's padding; an M that fills whole tiles has none to cure (128x8192x28672: the
   // split-K plan on 128x256 measured ahead of the swapped 128-wide tile in every pass, NOTES).

@@ -45,6 +45,13 @@ constexpr bool tiles64x64_fit_one_round(int64_t m, int64_t n, int64_t sm_count) 
   return m > 32 && m <= 64 && (n + 63) / 64 <= sms;
 }
 
+// With a column-major A (read MN-major in 64x64 boxes) gemm() runs that tile only where K is long.
+// Run 215, against the 128-row split-K tile that took A column-major before (TFLOP/s, two passes):
+// K >= 8192 level to 12% faster (48x4096x8192 130 against 115, 64x3072x12288 173 against 160,
+// 64x8192x8192 level); K = 4096 unsteady (64x4096x4096 114 and 92 against 112); 56x2048x2048 26
+// against 40.
+constexpr int64_t kNarrow64MnMajorAMinK = 8192;
+
 // Clusters of `ctas` CTAs (one a SM, 2..8) resident at once: the H200's answer (run 190: 66, 39,
 // 30, 22, 17, 15, 15; a cluster's CTAs share a GPC of 16-18 SMs) scaled to sm_count, for where
 // there is no device to ask (kernels/sm90/swap_ab.cu asks it when there is).

@@ -241,6 +241,23 @@ TEST(Explain, SwapAdviceNamesTheClusterSplitPlan) {
   ASSERT_FALSE(w->advice.empty());
   EXPECT_EQ(w->advice.front().action, "64x64 tiles + split-K x2 summed in clusters of 2");
   EXPECT_NE(w->advice.front().reason.find("(64x64, 14 stages)"), std::string::npos) << w->advice.front().reason;
+  // A column-major: the unswapped 64x64 tile takes it where K is long (run 215), and no swap advice
+  // is given elsewhere: the swapped tiles need a row-major A.
+  GemmDesc col_a = bf16_tn(64, 3072, 12288);
+  col_a.a = {DType::bf16, Layout::column, 64};
+  Result<ShapeReport> wc = explain(col_a, h200(), t);
+  ASSERT_TRUE(wc.ok()) << wc.status().to_string();
+  ASSERT_FALSE(wc->advice.empty());
+  EXPECT_TRUE(wc->advice.front().action.starts_with("64x64 tiles")) << wc->advice.front().action;
+  col_a.k = 4096;
+  Result<ShapeReport> wk = explain(col_a, h200(), t);
+  ASSERT_TRUE(wk.ok()) << wk.status().to_string();
+  for (const auto& a : wk->advice) EXPECT_FALSE(a.action.starts_with("64x64 tiles")) << a.action;
+  col_a.m = 16;
+  col_a.a.ld = 16;
+  Result<ShapeReport> wd = explain(col_a, h200(), t);
+  ASSERT_TRUE(wd.ok()) << wd.status().to_string();
+  for (const auto& a : wd->advice) EXPECT_FALSE(a.action.starts_with("swap A/B")) << a.action;
   Result<ShapeReport> past = explain(bf16_tn(64, 12288, 4096), h200(), t);
   ASSERT_TRUE(past.ok()) << past.status().to_string();
   ASSERT_FALSE(past->advice.empty());

@@ -710,6 +710,13 @@ TEST(Sm90SwapABHost, WhoTakesMOf128) {
   nn.b.layout = Layout::row;
   nn.b.ld = 8192;
   EXPECT_EQ(pick_kernel(nn).value(), "sm90_wgmma_bf16_64x64x64_s14_swapab");
+  // A column-major: the unswapped 64x64 tile reads it MN-major where K is long (run 215), else the
+  // 128-row split-K tile as before.
+  GemmDesc tt = tn_problem(DType::bf16, {64, 3072, 12288});
+  tt.a = {DType::bf16, Layout::column, 64};
+  EXPECT_EQ(pick_kernel(tt).value(), "sm90_wgmma_bf16_64x64x64_s14_narrow_midm");
+  tt.k = 4096;
+  EXPECT_EQ(pick_kernel(tt).value(), "sm90_wgmma_bf16_128xN_ws_splitk");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 8449, 8192})).value(), "sm90_wgmma_bf16_64x128x64_s9_swapab");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {64, 26880, 8192})).value(), "sm90_wgmma_bf16_64x128x64_s9_swapab");
   EXPECT_EQ(pick_kernel(tn_problem(DType::bf16, {32, 28672, 8192})).value(), "sm90_wgmma_bf16_32x64x64_s16_swapab");
@@ -789,6 +796,41 @@ TEST(Sm90NarrowMidM, GemmsRuleShape) {
         if (!k->supports(g).ok()) continue;
         EXPECT_EQ(k->workspace_bytes(g), 0u) << "the 64x64 tile sums its splits in clusters";
         run_and_check(*k, g, 0, /*twice=*/true);
+      }
+}
+
+// A column-major A (M contiguous) on the unswapped narrow tiles: 64x64 MN-major boxes of A, B
+// K-major; every narrow entry by name, and gemm()'s pick where the 64x64 rule holds.
+TEST(Sm90NarrowMidM, ColumnMajorA) {
+  TCGEMM_REQUIRE_GPU(90);
+  const Shape shapes[] = {{37, 8448 - 5, 200}, {64, 4096, 4097}, {33, 1, 64}, {50, 130, 1000}, {7, 100, 33},
+                          {40, 300, kNarrow64MnMajorAMinK + 5}};
+  int variant = 0;
+  for (DType in : {DType::bf16, DType::f16})
+    for (const Shape sh : shapes)
+      for (int forced : {0, 3}) {
+        ++variant;
+        const ForcedSplits f(forced);
+        GemmDesc g = tn_problem(in, sh, 0, variant % 2 ? -0.5f : 1.0f);
+        g.a = {in, Layout::column, round_up(sh.m, 8) + (variant % 3 == 0 ? 8 : 0)};
+        if (variant % 2 == 0) {
+          g.c = g.d = {DType::f32, variant % 4 == 0 ? Layout::column : Layout::row, 0};
+          g.beta = 0.25f;
+        }
+        ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+        for (const char* tile : {"_64x64x64_s14_narrow_midm", "_64x64x64_s14_narrow", "_64x32x64_s16_narrow",
+                                 "_64x16x64_s16_narrow"}) {
+          const KernelEntry* k = find_kernel(std::string("sm90_wgmma_") + std::string(to_string(in)) + tile);
+          if (k == nullptr && in == DType::f16) continue;  // 64x16 and 64x32 are bf16 only
+          ASSERT_NE(k, nullptr) << tile;
+          SCOPED_TRACE(std::string(k->name) + " " + shape_name(sh) + ", forced " + std::to_string(forced) +
+                       ", splits " + std::to_string(k->split_k(g)));
+          const bool midm = std::string_view(tile) == "_64x64x64_s14_narrow_midm";
+          if (!midm || (tiles64x64_fit_one_round(g.m, g.n, current_sm_count()) && g.k >= kNarrow64MnMajorAMinK))
+            ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+          if (!k->supports(g).ok()) continue;
+          run_and_check(*k, g, 0, /*twice=*/true);
+        }
       }
 }
 

@@ -489,6 +489,9 @@ KernelEntry gated_narrow64_entry(std::string_view name) {
   e.preference = 6;
   e.supports = [](const GemmDesc& g) {
     if (!tiles64x64_fit_one_round(g.m, g.n, current_sm_count())) return Status::unsupported(kNarrow64Why);
+    if (g.a.layout == Layout::column && g.k < kNarrow64MnMajorAMinK)
+      return Status::unsupported("with a column-major A the unswapped 64x64 tile takes K >= " +
+                                 std::to_string(kNarrow64MnMajorAMinK) + " (path_rules.hpp: measured slower below)");
     return sm90_narrow_supports(g, In, narrow<64, 1>());
   };
   return e;

@@ -203,9 +203,11 @@ Status sm90_swap_ab_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
 
 // Unswapped, the plan is the swapped problem's own: plan_swap_ab counts rows along its argument's n
 // and width along its m, so the transposed description gives 64-row tiles of M and narrow N.
+// A column-major A goes in 64x64 MN-major boxes (the instance the swapped tiles run for a row-major
+// B); before run 215 it fell back to the 128-row split-K tile (64x4096x4096: 0.78x, run 214).
 Status sm90_narrow_supports(const GemmDesc& g, DType input, Sm90WsVariant v) {
-  if (g.a.layout != Layout::row || g.b.layout != Layout::column)
-    return Status::unsupported("the unswapped narrow tiles read K-major A and B (A row-major, B column-major)");
+  if (g.b.layout != Layout::column)
+    return Status::unsupported("the unswapped narrow tiles read a K-major B (column-major); A may be either");
   return sm90_wgmma_ws_supports(g, input, v);
 }
 
