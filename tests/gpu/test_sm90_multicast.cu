@@ -22,16 +22,21 @@ const char* const kSplitEntries[] = {
     "sm90_wgmma_bf16_128x128x64_s7_splitk_mc2x1", "sm90_wgmma_bf16_128x128x64_s7_splitk_mc1x2",
     "sm90_wgmma_bf16_128x128x64_s7_splitk_mc2x2", "sm90_wgmma_bf16_128x64x64_s9_splitk_mc1x2",
     "sm90_wgmma_bf16_128x64x64_s9_splitk_mc2x2",  "sm90_wgmma_bf16_64x64x64_s14_splitk_mc1x2",
+    "sm90_wgmma_bf16_64x128x64_s9_swapab_splitk_mc2x1",
 };
 const char* const kPlainEntries[] = {
     "sm90_wgmma_bf16_64x64x64_s14_mc1x2", "sm90_wgmma_bf16_64x32x64_s16_mc1x2",
     "sm90_wgmma_bf16_128x256x64_s4_mc2x1", "sm90_wgmma_bf16_128x256x64_s4_mc1x2",
+    "sm90_wgmma_bf16_128x64x64_s9_mc1x2",  "sm90_wgmma_bf16_64x128x64_s9_swapab_mc2x1",
+    "sm90_wgmma_bf16_64x128x64_s9_swapab_mc2x2",
 };
 
 // 130 and 260: the last tile row or column's upper part starts past M or N for 128- and 256-wide
-// tiles (192 >= 130, 384 >= 260), so the parts that CTA would multicast are skipped.
+// tiles (192 >= 130, 384 >= 260), so the parts that CTA would multicast are skipped. 128 and 200
+// rows: two and four 64-row M tiles for the swapped entries (200: the last one's upper part past M).
 const Shape kSplitShapes[] = {{256, 256, 4096}, {130, 130, 2000}, {256, 260, 777}, {512, 1024, 1100}, {200, 520, 4097}};
-const Shape kPlainShapes[] = {{64, 4096, 512}, {33, 130, 1000}, {40, 256, 4097}, {256, 520, 300}, {130, 1024, 64}, {1, 128, 7}};
+const Shape kPlainShapes[] = {{64, 4096, 512}, {33, 130, 1000}, {40, 256, 4097}, {256, 520, 300}, {130, 1024, 64}, {1, 128, 7},
+                             {128, 1024, 1000}, {200, 256, 777}};
 const int kForced[] = {0, 2, 7, 64};
 
 using McCase = std::tuple<int, int, int>;  // entry, shape, forced split (plain entries: 0 only)

@@ -6,6 +6,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -15,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "commands.hpp"
 #include "profile_report.hpp"
@@ -443,7 +446,7 @@ class Profiler {
     if (!e0.status().ok()) return e0.status();
     if (!e1.status().ok()) return e1.status();
     int64_t done = 0, batch = std::max<int64_t>(o_.warmup_iterations, 1);
-    double spent = 0;
+    double spent = 0, last_batch_us = 0;  // the last warm-up batch: one event pair around its launches
     while (true) {
       if (Status s = cuda_check(cudaEventRecord(e0.get(), st), "cudaEventRecord"); !s.ok()) return s;
       for (int64_t i = 0; i < batch; ++i)
@@ -452,6 +455,7 @@ class Profiler {
       if (Status s = cuda_check(cudaEventSynchronize(e1.get()), "warm-up"); !s.ok()) return s;
       auto ms = elapsed_ms(e0, e1);
       if (!ms.ok()) return ms.status();
+      last_batch_us = 1e3 * double(*ms) / double(batch);
       spent += *ms;
       done += batch;
       if (done >= o_.warmup_iterations && spent >= min_warmup) break;
@@ -467,16 +471,34 @@ class Profiler {
     std::vector<Event> ev(static_cast<std::size_t>(iters) + 1);
     for (const Event& e : ev)
       if (!e.status().ok()) return e.status();
+    const auto host_start = std::chrono::steady_clock::now();
     if (Status s = cuda_check(cudaEventRecord(ev[0].get(), st), "cudaEventRecord"); !s.ok()) return s;
     for (int64_t i = 0; i < iters; ++i) {
       if (Status s = run_one(); !s.ok()) return s;
       if (Status s = cuda_check(cudaEventRecord(ev[i + 1].get(), st), "cudaEventRecord"); !s.ok()) return s;
     }
+    const double host_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - host_start).count();
     if (Status s = cuda_check(cudaEventSynchronize(ev.back().get()), "timed runs"); !s.ok()) return s;
+    const std::size_t first = times.size();
     for (int64_t i = 0; i < iters; ++i) {
       auto ms = elapsed_ms(ev[i], ev[i + 1]);
       if (!ms.ok()) return ms.status();
       times.push_back(*ms);
+    }
+    // TCGEMM_DIAG_HOST_TIMING=1: the host's enqueue time per launch beside the events' median; where
+    // the host is the slower, the GPU waits for launches and the events time the host.
+    static const bool host_timing = [] {
+      const char* e = std::getenv("TCGEMM_DIAG_HOST_TIMING");
+      return e != nullptr && *e == '1';
+    }();
+    if (host_timing && iters > 0) {
+      std::vector<double> w(times.begin() + static_cast<std::ptrdiff_t>(first), times.end());
+      std::nth_element(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(w.size() / 2), w.end());
+      std::fprintf(stderr,
+                   "host-timing %s: enqueue %.2f us/launch, events median %.2f us (%lld launches), warm-up batch "
+                   "without events between launches %.2f us/launch\n",
+                   c.kernel.c_str(), host_us / static_cast<double>(iters), 1e3 * w[w.size() / 2],
+                   static_cast<long long>(iters), last_batch_us);
     }
     return Status::success();
   }

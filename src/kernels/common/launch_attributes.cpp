@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -98,9 +99,15 @@ int current_device_sm_count() { return cached_attribute(g_sm_count, cudaDevAttrM
 bool device_has_pdl() { return cached_attribute(g_cc_major, cudaDevAttrComputeCapabilityMajor) >= 9; }
 
 cudaLaunchAttribute pdl_attribute() {
+  // TCGEMM_DIAG_NO_PDL=1 (diagnosis only): every launch serialises as without PDL, to time what the
+  // early launch of the next grid does to a back-to-back loop (bench/NOTES.md, run 218).
+  static const bool off = [] {
+    const char* e = std::getenv("TCGEMM_DIAG_NO_PDL");
+    return e != nullptr && *e == '1';
+  }();
   cudaLaunchAttribute a{};
   a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  a.val.programmaticStreamSerializationAllowed = 1;
+  a.val.programmaticStreamSerializationAllowed = off ? 0 : 1;
   return a;
 }
 
