@@ -39,6 +39,7 @@ struct FunctionSass {
   bool hmma = false, hgmma = false, local_memory = false;
   int hgmma_count = 0, warpgroup_arrives = 0;
   int tma_policy_loads = 0;  // UTMALDG with an L2 policy operand (desc[URx]): L2::cache_hint
+  int tma_multicast_policy_loads = 0;  // those of them that multicast (UTMALDG.2D.MULTICAST)
 };
 
 // Key: (arch, mangled function name). One entry per function per arch section.
@@ -77,6 +78,7 @@ SassMap parse_sass(FILE* in) {
     f.warpgroup_arrives += op == "WARPGROUP.ARRIVE";
     f.local_memory |= base == "LDL" || base == "STL";
     f.tma_policy_loads += base == "UTMALDG" && contains(line, "desc[");
+    f.tma_multicast_policy_loads += base == "UTMALDG" && contains(line, "MULTICAST") && contains(line, "desc[");
   }
   return out;
 }
@@ -97,6 +99,10 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   // wgmma_tma_ws_kernel<In, TileN, Stages, Consumers = 1, 6 flags, kMc = false>: the decode and
   // mid-M tiles, whose plain TMA loads carry L2 policies (bench/NOTES.md, run 211).
   const std::regex one_consumer_ws_name("wgmma_tma_ws_kernel.*ELi[0-9]+ELi[0-9]+ELi1(ELb[01]){6}ELb0EE");
+  // ...<In, TileN, Stages, Consumers, 6 flags, kMc = true>: the multicast instances, whose multicast
+  // loads carry L2 policies on the 128x128 and 128x256 tiles only (run 222).
+  const std::regex multicast_ws_name("wgmma_tma_ws_kernel.*ELi([0-9]+)ELi[0-9]+ELi([0-9])(ELb[01]){6}ELb1EE");
+  int multicast_ws = 0;
   for (const auto& [key, f] : sass) {
     const auto& [arch, name] = key;
     if (contains(name, "wgmma_ws_streamk")) ++streamk_functions;
@@ -104,6 +110,12 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
     if (arch == "sm_90a" && std::regex_search(name, one_consumer_ws_name)) {
       ++one_consumer_ws;
       EXPECT_GT(f.tma_policy_loads, 0) << name << ": no TMA load with an L2 policy (L2::cache_hint)";
+    }
+    if (std::smatch m; arch == "sm_90a" && std::regex_search(name, m, multicast_ws_name)) {
+      ++multicast_ws;
+      const bool hinted = std::stoi(m[2]) == 2 && std::stoi(m[1]) >= 128;
+      if (hinted) EXPECT_GT(f.tma_multicast_policy_loads, 0) << name << ": its multicast loads carry no L2 policy";
+      else EXPECT_EQ(f.tma_multicast_policy_loads, 0) << name << ": multicast loads with an L2 policy (run 222: slower here)";
     }
     if (contains(name, "tiny_gemm_kernel")) {
       ++tiny_functions;
@@ -139,6 +151,7 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   EXPECT_EQ(tall_functions, 2) << "the exemption above covers exactly the bf16/f16 tall-tile instances";
   EXPECT_EQ(tiny_functions, 16) << "tiny_gemm.cu: bf16/f16 x 1/4/8/16 rows x lanes along K/N expected";
   EXPECT_EQ(skinny_functions, 8) << "skinny_gemm.cu: bf16/f16 x 8/16 rows x realigned or not expected";
+  EXPECT_EQ(multicast_ws, 5) << "wgmma_tma_ws.cu: bf16 multicast instances of 128x256, 128x128, 128x64, 64x64 and 64x32";
   EXPECT_EQ(one_consumer_ws, 12) << "wgmma_tma_ws.cu: bf16/f16 x 16/32/64-wide x A K-/MN-major one-consumer tiles expected";
   for (const char* arch : {"sm_80", "sm_90a"})
     for (const char* family : {"wmma_", "mma_sync_"})
