@@ -123,5 +123,23 @@ TEST(Sm90MulticastHost, RefusesWhatItCannotRun) {
   EXPECT_EQ(multicast_splits(long_k, DType::bf16, Sm90WsVariant{128, 7}, {2, 2}), (1024 + per - 1) / per);
 }
 
+// What `tcgemm kernels` and explain read: each entry's cluster in the problem's terms, and the
+// swapped entries' tile as 64 rows of M by 128 of N (no GPU needed).
+TEST(Sm90MulticastHost, EntriesListTheirClusterAndTile) {
+  struct Want { const char* name; int tile_m, tile_n, cluster_m, cluster_n; };
+  for (const Want w : {Want{"sm90_wgmma_bf16_64x128x64_s9_swapab_mc2x1", 64, 128, 2, 1},
+                       Want{"sm90_wgmma_bf16_64x128x64_s9_swapab_mc2x2", 64, 128, 2, 2},
+                       Want{"sm90_wgmma_bf16_64x128x64_s9_swapab_splitk_mc2x1", 64, 128, 2, 1},
+                       Want{"sm90_wgmma_bf16_128x64x64_s9_mc1x2", 128, 64, 1, 2},
+                       Want{"sm90_wgmma_bf16_128x256x64_s4_splitk_mc2x1", 128, 256, 2, 1}}) {
+    const KernelEntry* k = find_kernel(w.name);
+    ASSERT_NE(k, nullptr) << w.name;
+    EXPECT_EQ(k->tile_m, w.tile_m) << w.name;
+    EXPECT_EQ(k->tile_n, w.tile_n) << w.name;
+    EXPECT_EQ(k->cluster_m, w.cluster_m) << w.name;
+    EXPECT_EQ(k->cluster_n, w.cluster_n) << w.name;
+  }
+}
+
 }  // namespace
 }  // namespace tcgemm

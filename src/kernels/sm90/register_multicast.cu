@@ -3,6 +3,7 @@
 // (256x256x65536: cuBLAS runs 128x64 tiles in 1x2 clusters), and the one-consumer tiles over all of
 // K with the 64 rows of A shared along N (cuBLAS's 64x4096x4096 kernel, run 198).
 #include <string>
+#include <utility>
 
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/multicast.hpp"
@@ -23,9 +24,14 @@ int multicast_splits(const GemmDesc& g, DType input, Sm90WsVariant v, Sm90Multic
 
 namespace {
 
-template <DType In, Sm90WsVariant V>
+// M x N: the cluster in the problem's terms (`tcgemm kernels` and explain read it); swapped: the
+// tile's 128 rows lie along N, so the entry lists it as 64 (M) x 128 (N).
+template <DType In, Sm90WsVariant V, int M, int N, bool kSwapped = false>
 KernelEntry mc_entry(std::string_view name) {
   KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_shape(In, V));
+  if (kSwapped) std::swap(e.tile_m, e.tile_n);
+  e.cluster_m = M;
+  e.cluster_n = N;
   e.preference = 0;  // by name until measured
   e.function = [] { return sm90_wgmma_ws_multicast_function(In, V); };
   return e;
@@ -38,7 +44,7 @@ std::size_t slabs_bytes(const GemmDesc& g, int splits) {
 // Split-K into f32 slabs, the pass in clusters of M x N tiles; splits fill one round of clusters.
 template <DType In, Sm90WsVariant V, int M, int N>
 KernelEntry splitk_mc_entry(std::string_view name) {
-  KernelEntry e = mc_entry<In, V>(name);
+  KernelEntry e = mc_entry<In, V, M, N>(name);
   e.supports = [](const GemmDesc& g) -> Status {
     if (Status s = sm90_wgmma_ws_multicast_supports(g, In, V, {M, N}); !s.ok()) return s;
     if (multicast_splits(g, In, V, {M, N}) <= 1)
@@ -63,7 +69,7 @@ KernelEntry splitk_mc_entry(std::string_view name) {
 // Every tile over all of K, D written directly, in clusters of M x N tiles.
 template <DType In, Sm90WsVariant V, int M, int N>
 KernelEntry plain_mc_entry(std::string_view name) {
-  KernelEntry e = mc_entry<In, V>(name);
+  KernelEntry e = mc_entry<In, V, M, N>(name);
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_multicast_supports(g, In, V, {M, N}); };
   e.split_k = [](const GemmDesc&) { return 1; };
   e.workspace_bytes = [](const GemmDesc&) { return std::size_t{0}; };
@@ -91,7 +97,7 @@ GemmArgs swapped_args(const GemmArgs& a) {
 
 template <DType In, Sm90WsVariant V, int M, int N>
 KernelEntry swap_plain_mc_entry(std::string_view name) {
-  KernelEntry e = mc_entry<In, V>(name);
+  KernelEntry e = mc_entry<In, V, M, N, true>(name);
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_multicast_supports(swapped_desc(g), In, V, {N, M}); };
   e.split_k = [](const GemmDesc&) { return 1; };
   e.workspace_bytes = [](const GemmDesc&) { return std::size_t{0}; };
@@ -105,7 +111,7 @@ KernelEntry swap_plain_mc_entry(std::string_view name) {
 
 template <DType In, Sm90WsVariant V, int M, int N>
 KernelEntry swap_splitk_mc_entry(std::string_view name) {
-  KernelEntry e = mc_entry<In, V>(name);
+  KernelEntry e = mc_entry<In, V, M, N, true>(name);
   e.supports = [](const GemmDesc& g) -> Status {
     const GemmDesc s = swapped_desc(g);
     if (Status st = sm90_wgmma_ws_multicast_supports(s, In, V, {N, M}); !st.ok()) return st;
