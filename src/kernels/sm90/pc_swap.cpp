@@ -44,11 +44,7 @@ Status sm90_pc_swap_supports(const GemmDesc& g, DType input) {
 Status sm90_pc_swap_launch(const GemmArgs& args, DType input, PcTile tile, int max_clusters) {
   if (args.a == nullptr || args.b == nullptr || args.d == nullptr) return Status::invalid("A, B and D must be non-null");
   if (!is_pc_fit_tile(tile)) return Status(StatusCode::internal, "swapped fitting widths: not a fitting tile");
-  GemmArgs s = args;
-  s.desc = swapped_desc(args.desc);
-  s.a = args.b;
-  s.b = args.a;
-  return sm90_wgmma_ws_pc_launch(s, input, 4, max_clusters, PcDStore::tma, tile);
+  return sm90_wgmma_ws_pc_launch(swapped_args(args), input, 4, max_clusters, PcDStore::tma, tile);
 }
 
 }  // namespace tcgemm

@@ -24,12 +24,30 @@ int multicast_splits(const GemmDesc& g, DType input, Sm90WsVariant v, Sm90Multic
 
 namespace {
 
-// M x N: the cluster in the problem's terms (`tcgemm kernels` and explain read it); swapped: the
-// tile's 128 rows lie along N, so the entry lists it as 64 (M) x 128 (N).
-template <DType In, Sm90WsVariant V, int M, int N, bool kSwapped = false>
+// The kernel's view of the problem: as given, or swapped (D^T = B^T A^T, swap_ab.hpp), where the
+// tile's 128 rows lie along N and its 64 along M. Swapped at M <= 256 is cuBLAS's choice (run 216:
+// at 128x8192x8192 and 1024x1024x8192 nvjet 128x64 in 1x2 clusters over all of K, split-K at
+// 256x256x65536): the CTAs of neighbouring M tiles share B's rows through multicast, where the
+// unswapped 128x64 tile has every CTA read the same A rows from L2. M x N is the cluster in the
+// problem's terms (the name's mcMxN, what `tcgemm kernels` and explain read); the kernel's own is
+// N x M when swapped.
+template <bool kSwapped>
+GemmDesc kernel_desc(const GemmDesc& g) {
+  return kSwapped ? swapped_desc(g) : g;
+}
+template <bool kSwapped>
+GemmArgs kernel_args(const GemmArgs& a) {
+  return kSwapped ? swapped_args(a) : a;
+}
+template <bool kSwapped, int M, int N>
+constexpr Sm90Multicast kernel_cluster() {
+  return kSwapped ? Sm90Multicast{N, M} : Sm90Multicast{M, N};
+}
+
+template <DType In, Sm90WsVariant V, int M, int N, bool kSwapped>
 KernelEntry mc_entry(std::string_view name) {
   KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_shape(In, V));
-  if (kSwapped) std::swap(e.tile_m, e.tile_n);
+  if (kSwapped) std::swap(e.tile_m, e.tile_n);  // listed as 64 (M) x 128 (N)
   e.cluster_m = M;
   e.cluster_n = N;
   e.preference = 0;  // by name until measured
@@ -41,99 +59,55 @@ std::size_t slabs_bytes(const GemmDesc& g, int splits) {
   return splits <= 1 ? 0 : split_slabs_bytes(g.m, g.n, g.d.layout == Layout::row, splits);
 }
 
+template <DType In, Sm90WsVariant V, int M, int N, bool kSwapped>
+std::string tiles_in_clusters() {
+  const int rows = sm90_wgmma_ws_shape(In, V).tile_m;
+  return (kSwapped ? "swapped: 64 of M x " + std::to_string(rows) + " of N tiles in "
+                   : std::to_string(rows) + "x" + std::to_string(V.tile_n) + " tiles in ") +
+         std::to_string(M) + "x" + std::to_string(N) + " multicast clusters";
+}
+
 // Split-K into f32 slabs, the pass in clusters of M x N tiles; splits fill one round of clusters.
-template <DType In, Sm90WsVariant V, int M, int N>
+template <DType In, Sm90WsVariant V, int M, int N, bool kSwapped = false>
 KernelEntry splitk_mc_entry(std::string_view name) {
-  KernelEntry e = mc_entry<In, V, M, N>(name);
+  static constexpr Sm90Multicast kMc = kernel_cluster<kSwapped, M, N>();
+  KernelEntry e = mc_entry<In, V, M, N, kSwapped>(name);
   e.supports = [](const GemmDesc& g) -> Status {
-    if (Status s = sm90_wgmma_ws_multicast_supports(g, In, V, {M, N}); !s.ok()) return s;
-    if (multicast_splits(g, In, V, {M, N}) <= 1)
+    const GemmDesc k = kernel_desc<kSwapped>(g);
+    if (Status s = sm90_wgmma_ws_multicast_supports(k, In, V, kMc); !s.ok()) return s;
+    if (multicast_splits(k, In, V, kMc) <= 1)
       return Status::unsupported("split-K would not split: the clusters already fill the SMs (the unsplit multicast entry serves it)");
     return Status::success();
   };
-  e.split_k = [](const GemmDesc& g) { return multicast_splits(g, In, V, {M, N}); };
-  e.workspace_bytes = [](const GemmDesc& g) { return slabs_bytes(g, multicast_splits(g, In, V, {M, N})); };
+  e.split_k = [](const GemmDesc& g) { return multicast_splits(kernel_desc<kSwapped>(g), In, V, kMc); };
+  e.workspace_bytes = [](const GemmDesc& g) {
+    const GemmDesc k = kernel_desc<kSwapped>(g);
+    return slabs_bytes(k, multicast_splits(k, In, V, kMc));
+  };
   e.launch = [](const GemmArgs& a) -> Status {
-    const int splits = multicast_splits(a.desc, In, V, {M, N});
+    const GemmArgs k = kernel_args<kSwapped>(a);
+    const int splits = multicast_splits(k.desc, In, V, kMc);
     if (splits <= 1) return Status::unsupported("split-K would not split");
-    return sm90_wgmma_ws_run_split_k(a, In, V, splits, split_k_blocks_per_split(a.desc, splits, V), nullptr, {M, N});
+    return sm90_wgmma_ws_run_split_k(k, In, V, splits, split_k_blocks_per_split(k.desc, splits, V), nullptr, kMc);
   };
   e.describe = [](const GemmDesc& g) {
-    return std::to_string(sm90_wgmma_ws_shape(In, V).tile_m) + "x" + std::to_string(V.tile_n) + " tiles in " +
-           std::to_string(M) + "x" + std::to_string(N) + " multicast clusters, split-K x" +
-           std::to_string(multicast_splits(g, In, V, {M, N})) + " into f32 slabs + reduce";
+    return tiles_in_clusters<In, V, M, N, kSwapped>() + ", split-K x" +
+           std::to_string(multicast_splits(kernel_desc<kSwapped>(g), In, V, kMc)) + " into f32 slabs + reduce";
   };
   return e;
 }
 
 // Every tile over all of K, D written directly, in clusters of M x N tiles.
-template <DType In, Sm90WsVariant V, int M, int N>
+template <DType In, Sm90WsVariant V, int M, int N, bool kSwapped = false>
 KernelEntry plain_mc_entry(std::string_view name) {
-  KernelEntry e = mc_entry<In, V, M, N>(name);
-  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_multicast_supports(g, In, V, {M, N}); };
+  static constexpr Sm90Multicast kMc = kernel_cluster<kSwapped, M, N>();
+  KernelEntry e = mc_entry<In, V, M, N, kSwapped>(name);
+  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_multicast_supports(kernel_desc<kSwapped>(g), In, V, kMc); };
   e.split_k = [](const GemmDesc&) { return 1; };
   e.workspace_bytes = [](const GemmDesc&) { return std::size_t{0}; };
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch_multicast(a, In, V, {M, N}); };
+  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch_multicast(kernel_args<kSwapped>(a), In, V, kMc); };
   e.describe = [](const GemmDesc&) {
-    return std::to_string(sm90_wgmma_ws_shape(In, V).tile_m) + "x" + std::to_string(V.tile_n) + " tiles in " +
-           std::to_string(M) + "x" + std::to_string(N) + " multicast clusters over all of K";
-  };
-  return e;
-}
-
-// The same two kinds on the swapped problem (D^T = B^T A^T: swap_ab.hpp swapped_desc), the tile's
-// 128 rows along N and its 64 along M. At M <= 256 this is cuBLAS's choice (run 216: at
-// 128x8192x8192 and 1024x1024x8192 nvjet 128x64 in 1x2 clusters over all of K, and split-K at
-// 256x256x65536): the CTAs of neighbouring M tiles share B's rows through multicast, where the
-// unswapped 128x64 tile has every CTA read the same A rows from L2. The name keeps the problem's
-// M x N (64x128) and the cluster along M (mc2x1): the swapped problem's 1x2.
-GemmArgs swapped_args(const GemmArgs& a) {
-  GemmArgs s = a;
-  s.desc = swapped_desc(a.desc);
-  s.a = a.b;
-  s.b = a.a;
-  return s;
-}
-
-template <DType In, Sm90WsVariant V, int M, int N>
-KernelEntry swap_plain_mc_entry(std::string_view name) {
-  KernelEntry e = mc_entry<In, V, M, N, true>(name);
-  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_multicast_supports(swapped_desc(g), In, V, {N, M}); };
-  e.split_k = [](const GemmDesc&) { return 1; };
-  e.workspace_bytes = [](const GemmDesc&) { return std::size_t{0}; };
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch_multicast(swapped_args(a), In, V, {N, M}); };
-  e.describe = [](const GemmDesc&) {
-    return "swapped: 64 of M x " + std::to_string(sm90_wgmma_ws_shape(In, V).tile_m) + " of N tiles in " +
-           std::to_string(M) + "x" + std::to_string(N) + " multicast clusters over all of K (B shared along M)";
-  };
-  return e;
-}
-
-template <DType In, Sm90WsVariant V, int M, int N>
-KernelEntry swap_splitk_mc_entry(std::string_view name) {
-  KernelEntry e = mc_entry<In, V, M, N, true>(name);
-  e.supports = [](const GemmDesc& g) -> Status {
-    const GemmDesc s = swapped_desc(g);
-    if (Status st = sm90_wgmma_ws_multicast_supports(s, In, V, {N, M}); !st.ok()) return st;
-    if (multicast_splits(s, In, V, {N, M}) <= 1)
-      return Status::unsupported("split-K would not split: the clusters already fill the SMs (the unsplit entry serves it)");
-    return Status::success();
-  };
-  e.split_k = [](const GemmDesc& g) { return multicast_splits(swapped_desc(g), In, V, {N, M}); };
-  e.workspace_bytes = [](const GemmDesc& g) {
-    const GemmDesc s = swapped_desc(g);
-    return slabs_bytes(s, multicast_splits(s, In, V, {N, M}));
-  };
-  e.launch = [](const GemmArgs& a) -> Status {
-    const GemmArgs s = swapped_args(a);
-    const int splits = multicast_splits(s.desc, In, V, {N, M});
-    if (splits <= 1) return Status::unsupported("split-K would not split");
-    return sm90_wgmma_ws_run_split_k(s, In, V, splits, split_k_blocks_per_split(s.desc, splits, V), nullptr, {N, M});
-  };
-  e.describe = [](const GemmDesc& g) {
-    return "swapped: 64 of M x " + std::to_string(sm90_wgmma_ws_shape(In, V).tile_m) + " of N tiles in " +
-           std::to_string(M) + "x" + std::to_string(N) + " multicast clusters, split-K x" +
-           std::to_string(multicast_splits(swapped_desc(g), In, V, {N, M})) + " into f32 slabs + reduce";
+    return tiles_in_clusters<In, V, M, N, kSwapped>() + " over all of K" + (kSwapped ? " (B shared along M)" : "");
   };
   return e;
 }
@@ -161,9 +135,9 @@ void add_sm90_multicast_kernels(std::vector<KernelEntry>& table) {
   table.push_back(plain_mc_entry<DType::bf16, k128x256, 2, 1>("sm90_wgmma_bf16_128x256x64_s4_mc2x1"));
   table.push_back(plain_mc_entry<DType::bf16, k128x256, 1, 2>("sm90_wgmma_bf16_128x256x64_s4_mc1x2"));
   table.push_back(plain_mc_entry<DType::bf16, k128x64, 1, 2>("sm90_wgmma_bf16_128x64x64_s9_mc1x2"));
-  table.push_back(swap_plain_mc_entry<DType::bf16, k128x64, 2, 1>("sm90_wgmma_bf16_64x128x64_s9_swapab_mc2x1"));
-  table.push_back(swap_plain_mc_entry<DType::bf16, k128x64, 2, 2>("sm90_wgmma_bf16_64x128x64_s9_swapab_mc2x2"));
-  table.push_back(swap_splitk_mc_entry<DType::bf16, k128x64, 2, 1>("sm90_wgmma_bf16_64x128x64_s9_swapab_splitk_mc2x1"));
+  table.push_back(plain_mc_entry<DType::bf16, k128x64, 2, 1, true>("sm90_wgmma_bf16_64x128x64_s9_swapab_mc2x1"));
+  table.push_back(plain_mc_entry<DType::bf16, k128x64, 2, 2, true>("sm90_wgmma_bf16_64x128x64_s9_swapab_mc2x2"));
+  table.push_back(splitk_mc_entry<DType::bf16, k128x64, 2, 1, true>("sm90_wgmma_bf16_64x128x64_s9_swapab_splitk_mc2x1"));
 }
 
 }  // namespace tcgemm

@@ -53,6 +53,14 @@ GemmDesc swapped_desc(const GemmDesc& g) {
   return s;
 }
 
+GemmArgs swapped_args(const GemmArgs& a) {
+  GemmArgs s = a;
+  s.desc = swapped_desc(a.desc);
+  s.a = a.b;
+  s.b = a.a;
+  return s;
+}
+
 int swap_ab_tile_n(int64_t m) { return m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 ? 64 : 128; }
 
 Sm90WsVariant swap_ab_variant(int64_t m) {
@@ -194,11 +202,7 @@ Status launch_narrow_plan(const GemmArgs& k, DType input, const SwapAbPlan& plan
 }  // namespace
 
 Status sm90_swap_ab_launch(const GemmArgs& args, DType input, Sm90WsVariant v) {
-  GemmArgs s = args;
-  s.desc = swapped_desc(args.desc);
-  s.a = args.b;
-  s.b = args.a;
-  return launch_narrow_plan(s, input, plan_swap_ab(args.desc, current_sm_count(), v));
+  return launch_narrow_plan(swapped_args(args), input, plan_swap_ab(args.desc, current_sm_count(), v));
 }
 
 // Unswapped, the plan is the swapped problem's own: plan_swap_ab counts rows along its argument's n

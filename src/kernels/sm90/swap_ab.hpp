@@ -16,6 +16,8 @@ namespace tcgemm {
 // The transposed problem: m' = n, n' = m, A' = B^T, B' = A^T, C' = C^T, D' = D^T (each a flip of
 // the layout over the same memory; ld's and alignments carry over).
 GemmDesc swapped_desc(const GemmDesc& g);
+// The arguments of that problem: its desc, A' = B and B' = A (the same buffers), the rest as given.
+GemmArgs swapped_args(const GemmArgs& a);
 
 // The narrow tile width for this M: the smallest of 16, 32, 64, 128 that holds it (M <= 128).
 int swap_ab_tile_n(int64_t m);

@@ -196,8 +196,8 @@ struct Params {
   // loading 1/mc_n of its rows into all of them, those of a tile column share B (1/mc_m each).
   // tiles_m % mc_m == 0 and tiles_n % mc_n == 0 (the host checks).
   int32_t mc_m, mc_n;
-  // L2 eviction policies on the plain (not multicast) TMA loads (0 = none; TCGEMM_DIAG_L2_HINT picks
-  // others; the MN-major box loads since run 214).
+  // L2 eviction policies on the TMA loads (0 = none; TCGEMM_DIAG_L2_HINT picks others; the MN-major
+  // box loads since run 214, the multicast ones of the 128x128 and 128x256 tiles since run 222).
   // 1: the operand more tiles share (A when tiles_n >= tiles_m) evict_last, the other evict_first;
   // 2: both evict_first; 3: as 1, on the one-consumer (64-row) tiles only, 1-4% faster there
   // where 1 cost 128x8192x28672's split-K tile 4% (bench/NOTES.md, runs 210-212); 4 (the
@@ -574,6 +574,11 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         if (hinted) dev::tma_load_2d_hint(dst, map, bar, c0, c1, pol);
         else dev::tma_load_2d(dst, map, bar, c0, c1);
       };
+      const auto load_mc = [hinted](uint32_t dst, const CUtensorMap* map, uint32_t bar, int32_t c0, int32_t c1,
+                                    uint16_t mask, uint64_t pol) {
+        if (hinted) dev::tma_load_2d_multicast_hint(dst, map, bar, c0, c1, mask, pol);
+        else dev::tma_load_2d_multicast(dst, map, bar, c0, c1, mask);
+      };
       for (int kt = 0; kt < k_tiles; ++kt) {
         // The slot is free once the consumers released its previous use (round - 1).
         if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
@@ -583,11 +588,6 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
           // This CTA's part of A (rows rn/mc_n of the tile) into its tile row's CTAs, of B (rm/mc_m)
           // into its tile column's; a part wholly past M or N is not loaded (nor counted, by any
           // of the CTAs that share it: they all see the same m0, n0).
-          const auto load_mc = [hinted](uint32_t dst, const CUtensorMap* map, uint32_t bar, int32_t c0, int32_t c1,
-                                        uint16_t mask, uint64_t pol) {
-            if (hinted) dev::tma_load_2d_multicast_hint(dst, map, bar, c0, c1, mask, pol);
-            else dev::tma_load_2d_multicast(dst, map, bar, c0, c1, mask);
-          };
           if (mc_n == 1) load(ring.a(s), &maps.a, ring.full(s), k0, m0, pol_a);
           else if (a_part_live) load_mc(ring.a(s) + rn * a_part, &maps.a, ring.full(s), k0, m0 + rn * a_rows, a_mask, pol_a);
           if (mc_m == 1) load(ring.b(s), &maps.b, ring.full(s), k0, n0, pol_b);
