@@ -36,3 +36,21 @@ bench_suites() {
 run_suite_if_time() {
   if [ $SECONDS -lt "$1" ]; then run_suite; else echo "suite skipped: t=$SECONDS"; fi
 }
+# ncu of one launch (the third the regex matches) with the stall-sampling sections, as run 209:
+# ncu_prof NAME M N K PROVIDERS KERNEL-REGEX [KERNELS] writes $W/NAME.ncu-rep, ncu_NAME.txt and the
+# per-instruction table src_NAME.csv. KERNELS is a substring unless it holds * or ?.
+NCU_STALL_SECTIONS="--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section LaunchStats --section SourceCounters"
+ncu_prof() {
+  local name=$1 m=$2 n=$3 k=$4 prov=$5 re=$6 kern=${7:-}
+  local P="$B/tcgemm profile --verification-enabled=false --warmup-iterations=2 --profiling-iterations=2 --profiling-rounds=1 --m=$m --n=$n --k=$k --providers=$prov"
+  [ -n "$kern" ] && P="$P --kernels=$kern"
+  timeout 90 ncu --clock-control none $NCU_STALL_SECTIONS --import-source no --kernel-name "regex:$re" --launch-skip 2 --launch-count 1 \
+    -o $W/$name $P > $W/ncu_$name.log 2>&1; echo "ncu $name rc=$? t=$SECONDS"
+  ncu --import $W/$name.ncu-rep > $W/ncu_$name.txt 2>&1
+  ncu --import $W/$name.ncu-rep --page source --print-source sass --csv > $W/src_$name.csv 2>/dev/null
+  grep -E 'Duration|DRAM Throughput|L2 Hit|Warp Cycles Per Issued|Issued Warp|No Eligible' $W/ncu_$name.txt | head -8
+}
+# The ten instructions with the most stall samples in each $W/src_*.csv.
+stall_summary() {
+  python3 "$(dirname "${BASH_SOURCE[0]}")/../stall_summary.py" $W/src_*.csv
+}
