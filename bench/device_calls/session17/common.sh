@@ -43,7 +43,12 @@ NCU_STALL_SECTIONS="--section SpeedOfLight --section MemoryWorkloadAnalysis --se
 ncu_prof() {
   local name=$1 m=$2 n=$3 k=$4 prov=$5 re=$6 kern=${7:-}
   local P="$B/tcgemm profile --verification-enabled=false --warmup-iterations=2 --profiling-iterations=2 --profiling-rounds=1 --m=$m --n=$n --k=$k --providers=$prov"
-  [ -n "$kern" ] && P="$P --kernels=$kern"
+  if [ -n "$kern" ]; then
+    P="$P --kernels=$kern"
+    # A bare name is a substring: run 224's "swap" profile caught a multicast entry that way.
+    local nk; nk=$($B/tcgemm kernels --kernels="$kern" 2>/dev/null | awk 'NR > 1 && $1 ~ /^(sm|wmma|simt)/' | wc -l)
+    [ "$nk" -ne 1 ] && echo "ncu_prof $name: --kernels=$kern selects $nk entries (end the name with ? for one)"
+  fi
   timeout 90 ncu --clock-control none $NCU_STALL_SECTIONS --import-source no --kernel-name "regex:$re" --launch-skip 2 --launch-count 1 \
     -o $W/$name $P > $W/ncu_$name.log 2>&1; echo "ncu $name rc=$? t=$SECONDS"
   ncu --import $W/$name.ncu-rep > $W/ncu_$name.txt 2>&1
