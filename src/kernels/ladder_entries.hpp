@@ -2,11 +2,48 @@
 // the registry reads bottom rung to top.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "runtime/registry.hpp"
 
 namespace tcgemm {
+
+// A ladder rung's registry entry: one family and input type, its tile, stages and threads, its
+// supports/launch/function; every other field at KernelEntry's default.
+struct LadderEntryShape {
+  MmaFamily family;
+  DType input;
+  int tile_m, tile_n, tile_k, stages, threads;
+};
+inline KernelEntry ladder_entry(std::string_view name, const LadderEntryShape& s, Status (*supports)(const GemmDesc&),
+                                Status (*launch)(const GemmArgs&), const void* (*function)()) {
+  KernelEntry e;
+  e.name = name;
+  e.min_sm = 80;
+  e.family = s.family;
+  e.input = s.input;
+  e.tile_m = s.tile_m;
+  e.tile_n = s.tile_n;
+  e.tile_k = s.tile_k;
+  e.stages = s.stages;
+  e.threads = s.threads;
+  e.supports = supports;
+  e.launch = launch;
+  e.function = function;
+  return e;
+}
+
+// Calls launch_for.template operator()<LA, LB>() with A's and B's layouts as template arguments,
+// for the rungs compiled once per layout pair.
+template <class F>
+Status dispatch_ab_layouts(const GemmArgs& args, F&& launch_for) {
+  const bool ar = args.desc.a.layout == Layout::row, br = args.desc.b.layout == Layout::row;
+  if (ar && br) return launch_for.template operator()<Layout::row, Layout::row>();
+  if (ar) return launch_for.template operator()<Layout::row, Layout::column>();
+  if (br) return launch_for.template operator()<Layout::column, Layout::row>();
+  return launch_for.template operator()<Layout::column, Layout::column>();
+}
 
 void add_simt_naive_kernels(std::vector<KernelEntry>& table);
 void add_simt_tiled_kernels(std::vector<KernelEntry>& table);

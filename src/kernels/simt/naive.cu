@@ -44,20 +44,8 @@ const void* function() { return reinterpret_cast<const void*>(&simt_naive_f32_ke
 }  // namespace
 
 void add_simt_naive_kernels(std::vector<KernelEntry>& table) {
-  KernelEntry e;
-  e.name = "simt_naive_f32";
-  e.min_sm = 80;
-  e.family = MmaFamily::simt;
-  e.input = DType::f32;
-  e.tile_m = kBlockY;
-  e.tile_n = kBlockX;
-  e.tile_k = 1;
-  e.stages = 1;
-  e.threads = kBlockX * kBlockY;
-  e.supports = &supports;
-  e.launch = &launch;
-  e.function = &function;
-  table.push_back(e);
+  table.push_back(ladder_entry("simt_naive_f32", {MmaFamily::simt, DType::f32, kBlockY, kBlockX, 1, 1, kBlockX * kBlockY},
+                               &supports, &launch, &function));
 }
 
 }  // namespace tcgemm

@@ -96,20 +96,8 @@ const void* function() { return reinterpret_cast<const void*>(&simt_tiled_f32_ke
 }  // namespace
 
 void add_simt_tiled_kernels(std::vector<KernelEntry>& table) {
-  KernelEntry e;
-  e.name = "simt_tiled_f32_128x128x8";
-  e.min_sm = 80;
-  e.family = MmaFamily::simt;
-  e.input = DType::f32;
-  e.tile_m = kTileM;
-  e.tile_n = kTileN;
-  e.tile_k = kTileK;
-  e.stages = 1;
-  e.threads = kThreads;
-  e.supports = &supports;
-  e.launch = &launch;
-  e.function = &function;
-  table.push_back(e);
+  table.push_back(ladder_entry("simt_tiled_f32_128x128x8", {MmaFamily::simt, DType::f32, kTileM, kTileN, kTileK, 1, kThreads},
+                               &supports, &launch, &function));
 }
 
 }  // namespace tcgemm

@@ -326,11 +326,7 @@ Status launch_layout(const GemmArgs& args) {
 
 template <DType T>
 Status launch(const GemmArgs& args) {
-  const bool ar = args.desc.a.layout == Layout::row, br = args.desc.b.layout == Layout::row;
-  if (ar && br) return launch_layout<T, Layout::row, Layout::row>(args);
-  if (ar) return launch_layout<T, Layout::row, Layout::column>(args);
-  if (br) return launch_layout<T, Layout::column, Layout::row>(args);
-  return launch_layout<T, Layout::column, Layout::column>(args);
+  return dispatch_ab_layouts(args, [&]<Layout LA, Layout LB>() { return launch_layout<T, LA, LB>(args); });
 }
 
 template <DType T>
@@ -340,20 +336,8 @@ const void* function() {
 
 template <DType T>
 KernelEntry entry(std::string_view name) {
-  KernelEntry e;
-  e.name = name;
-  e.min_sm = 80;
-  e.family = MmaFamily::mma_sync;
-  e.input = T;
-  e.tile_m = kTileM;
-  e.tile_n = kTileN;
-  e.tile_k = Geometry<T>::kTileK;
-  e.stages = kStages;
-  e.threads = kThreads;
-  e.supports = &supports<T>;
-  e.launch = &launch<T>;
-  e.function = &function<T>;
-  return e;
+  return ladder_entry(name, {MmaFamily::mma_sync, T, kTileM, kTileN, Geometry<T>::kTileK, kStages, kThreads}, &supports<T>,
+                      &launch<T>, &function<T>);
 }
 
 }  // namespace

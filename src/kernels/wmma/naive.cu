@@ -88,11 +88,7 @@ Status launch_layout(const GemmArgs& args) {
 
 template <DType T>
 Status launch(const GemmArgs& args) {
-  const bool ar = args.desc.a.layout == Layout::row, br = args.desc.b.layout == Layout::row;
-  if (ar && br) return launch_layout<T, Layout::row, Layout::row>(args);
-  if (ar) return launch_layout<T, Layout::row, Layout::column>(args);
-  if (br) return launch_layout<T, Layout::column, Layout::row>(args);
-  return launch_layout<T, Layout::column, Layout::column>(args);
+  return dispatch_ab_layouts(args, [&]<Layout LA, Layout LB>() { return launch_layout<T, LA, LB>(args); });
 }
 
 template <DType T>
@@ -102,20 +98,8 @@ const void* function() {
 
 template <DType T>
 KernelEntry entry(std::string_view name) {
-  KernelEntry e;
-  e.name = name;
-  e.min_sm = 80;
-  e.family = MmaFamily::wmma;
-  e.input = T;
-  e.tile_m = 16 * kWarpsM;
-  e.tile_n = 16 * kWarpsN;
-  e.tile_k = Traits<T>::kK;
-  e.stages = 1;
-  e.threads = kThreads;
-  e.supports = &supports<T>;
-  e.launch = &launch<T>;
-  e.function = &function<T>;
-  return e;
+  return ladder_entry(name, {MmaFamily::wmma, T, 16 * kWarpsM, 16 * kWarpsN, Traits<T>::kK, 1, kThreads}, &supports<T>,
+                      &launch<T>, &function<T>);
 }
 
 }  // namespace

@@ -131,20 +131,8 @@ const void* function() {
 
 template <DType T>
 KernelEntry entry(std::string_view name) {
-  KernelEntry e;
-  e.name = name;
-  e.min_sm = 80;
-  e.family = MmaFamily::wmma;
-  e.input = T;
-  e.tile_m = kTileM;
-  e.tile_n = kTileN;
-  e.tile_k = kTileK;
-  e.stages = 1;
-  e.threads = kThreads;
-  e.supports = &supports<T>;
-  e.launch = &launch<T>;
-  e.function = &function<T>;
-  return e;
+  return ladder_entry(name, {MmaFamily::wmma, T, kTileM, kTileN, kTileK, 1, kThreads}, &supports<T>, &launch<T>,
+                      &function<T>);
 }
 
 }  // namespace
