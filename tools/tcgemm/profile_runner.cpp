@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "core/diag_flag.hpp"
 #include "profile_report.hpp"
 #include "runtime/cublaslt_provider.hpp"
 #include "runtime/device_reference.hpp"
@@ -487,10 +487,7 @@ class Profiler {
     }
     // TCGEMM_DIAG_HOST_TIMING=1: the host's enqueue time per launch beside the events' median; where
     // the host is the slower, the GPU waits for launches and the events time the host.
-    static const bool host_timing = [] {
-      const char* e = std::getenv("TCGEMM_DIAG_HOST_TIMING");
-      return e != nullptr && *e == '1';
-    }();
+    static const bool host_timing = diag_flag("TCGEMM_DIAG_HOST_TIMING");
     if (host_timing && iters > 0) {
       std::vector<double> w(times.begin() + static_cast<std::ptrdiff_t>(first), times.end());
       std::nth_element(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(w.size() / 2), w.end());

@@ -3,12 +3,13 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
 #include <tuple>
 #include <utility>
+
+#include "core/diag_flag.hpp"
 
 namespace tcgemm {
 
@@ -101,10 +102,7 @@ bool device_has_pdl() { return cached_attribute(g_cc_major, cudaDevAttrComputeCa
 cudaLaunchAttribute pdl_attribute() {
   // TCGEMM_DIAG_NO_PDL=1 (diagnosis only): every launch serialises as without PDL, to time what the
   // early launch of the next grid does to a back-to-back loop (bench/NOTES.md, run 218).
-  static const bool off = [] {
-    const char* e = std::getenv("TCGEMM_DIAG_NO_PDL");
-    return e != nullptr && *e == '1';
-  }();
+  static const bool off = diag_flag("TCGEMM_DIAG_NO_PDL");
   cudaLaunchAttribute a{};
   a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   a.val.programmaticStreamSerializationAllowed = off ? 0 : 1;

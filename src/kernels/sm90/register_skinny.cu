@@ -1,9 +1,9 @@
 // The skinny kernel's registry entries (skinny_gemm.hpp): by name for any problem it can run, and
 // gated where gemm() takes it over every tensor-core path (skinny_kernel_gate, path_rules.hpp).
-#include <cstdlib>
 #include <string>
 
 #include "analysis/path_rules.hpp"
+#include "core/diag_flag.hpp"
 #include "kernels/common/repack.hpp"
 #include "kernels/sm90/skinny_gemm.hpp"
 #include "kernels/sm90/split_k.hpp"
@@ -45,10 +45,7 @@ KernelEntry gated_skinny_entry(std::string_view name) {
   e.outranks_families = true;
   e.supports = [](const GemmDesc& g) -> Status {
     // Diagnosis only: TCGEMM_DIAG_NO_SKINNY_GATE=1 leaves these problems to the other paths.
-    static const bool off = [] {
-      const char* v = std::getenv("TCGEMM_DIAG_NO_SKINNY_GATE");
-      return v != nullptr && *v == '1';
-    }();
+    static const bool off = diag_flag("TCGEMM_DIAG_NO_SKINNY_GATE");
     if (off) return Status::unsupported("TCGEMM_DIAG_NO_SKINNY_GATE=1");
     if (Status s = sm90_skinny_supports(g, In); !s.ok()) return s;
     const bool misaligned = breaks_tma_rule(g.a, extent_a(g)) || breaks_tma_rule(g.b, extent_b(g));

@@ -2,6 +2,7 @@
 
 #include "analysis/path_rules.hpp"
 #include "analysis/split_model.hpp"
+#include "core/diag_flag.hpp"
 #include "kernels/common/repack.hpp"
 #include "kernels/common/tile_counters.hpp"
 #include "kernels/sm90/pc_repack.hpp"
@@ -307,10 +308,7 @@ KernelEntry gated_fused_repack_entry(std::string_view name) {
   e.supports = [](const GemmDesc& g) -> Status {
     // Diagnosis only: TCGEMM_DIAG_NO_FUSED_GATE=1 leaves these problems to the copies kernel, to time
     // gemm() with and without the gate.
-    static const bool off = [] {
-      const char* v = std::getenv("TCGEMM_DIAG_NO_FUSED_GATE");
-      return v != nullptr && *v == '1';
-    }();
+    static const bool off = diag_flag("TCGEMM_DIAG_NO_FUSED_GATE");
     if (off) return Status::unsupported("TCGEMM_DIAG_NO_FUSED_GATE=1");
     if (g.a.layout != Layout::row || g.b.layout != Layout::column)
       return Status::unsupported("the grid copies K-major A and B only (A row-major, B column-major)");

@@ -1,9 +1,9 @@
 // The tiny kernel's registry entries (tiny_gemm.hpp): by name for any problem it can run, and gated
 // where gemm() takes it over every tensor-core path.
-#include <cstdlib>
 #include <string>
 
 #include "analysis/path_rules.hpp"
+#include "core/diag_flag.hpp"
 #include "kernels/common/repack.hpp"
 #include "kernels/sm90/split_k.hpp"
 #include "kernels/sm90/tiny_gemm.hpp"
@@ -46,10 +46,7 @@ KernelEntry gated_tiny_entry(std::string_view name) {
   e.outranks_families = true;
   e.supports = [](const GemmDesc& g) -> Status {
     // Diagnosis only: TCGEMM_DIAG_NO_TINY_GATE=1 leaves these problems to the tensor-core paths.
-    static const bool off = [] {
-      const char* v = std::getenv("TCGEMM_DIAG_NO_TINY_GATE");
-      return v != nullptr && *v == '1';
-    }();
+    static const bool off = diag_flag("TCGEMM_DIAG_NO_TINY_GATE");
     if (off) return Status::unsupported("TCGEMM_DIAG_NO_TINY_GATE=1");
     if (Status s = sm90_tiny_supports(g, In); !s.ok()) return s;
     const bool misaligned = breaks_tma_rule(g.a, extent_a(g)) || breaks_tma_rule(g.b, extent_b(g));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/split_model.hpp"
+#include "core/diag_flag.hpp"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
@@ -94,10 +95,7 @@ Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVarian
     return st;
   // Diagnosis only (D is left unwritten): TCGEMM_DIAG_SKIP_REDUCE=1 times the split pass without its
   // reduce, to price the reduce on a real timeline (PDL, slabs in L2) rather than under ncu.
-  static const bool skip_reduce = [] {
-    const char* e = std::getenv("TCGEMM_DIAG_SKIP_REDUCE");
-    return e != nullptr && *e == '1';
-  }();
+  static const bool skip_reduce = diag_flag("TCGEMM_DIAG_SKIP_REDUCE");
   if (skip_reduce) return Status::success();
   return splitk_reduce(split_k_reduce_args(args, partials, splits, g.d.layout == Layout::row), args.stream);
 }
@@ -144,10 +142,7 @@ std::vector<Sm90WsVariant> split_k_candidates(WsLoads loads) {
   // copies: 19.8 us unsplit against 20.6 for 128x64 unsplit and 21.7 for the plan then (cuBLAS 34.6);
   // run 158: the 26 suite shapes whose plan it took, 1.069x cuBLAS (geomean) against 1.004x without.
   // Diagnosis only: TCGEMM_DIAG_NO_TILE64X64=1 plans without it, to time the plans it replaced.
-  static const bool no_64x64 = [] {
-    const char* e = std::getenv("TCGEMM_DIAG_NO_TILE64X64");
-    return e != nullptr && *e == '1';
-  }();
+  static const bool no_64x64 = diag_flag("TCGEMM_DIAG_NO_TILE64X64");
   if (no_64x64 || loads == WsLoads::in_copy)
     return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64)};
   return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64),

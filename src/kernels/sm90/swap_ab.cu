@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/path_rules.hpp"
+#include "core/diag_flag.hpp"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/sm90/split_k.hpp"
@@ -27,18 +28,12 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 bool swap_cluster_split_disabled() {
-  static const bool off = [] {
-    const char* e = std::getenv("TCGEMM_DIAG_NO_CLUSTER_SPLIT");
-    return e != nullptr && *e == '1';
-  }();
+  static const bool off = diag_flag("TCGEMM_DIAG_NO_CLUSTER_SPLIT");
   return off;
 }
 
 bool swap_cluster_split_wide() {
-  static const bool on = [] {
-    const char* e = std::getenv("TCGEMM_DIAG_CLUSTER_SPLIT_WIDE");
-    return e != nullptr && *e == '1';
-  }();
+  static const bool on = diag_flag("TCGEMM_DIAG_CLUSTER_SPLIT_WIDE");
   return on;
 }
 
