@@ -1,4 +1,4 @@
-// The row-class loader's second half (tensor_map.hpp, wgmma_tma_ws.cu): TMA can only start a box at
+// The row-class loader's second half (tensor_map.hpp, wgmma_tma_ws_kernel.cuh): TMA can only start a box at
 // a 16-byte aligned global address, so each class's k-block box lands x0 (0..7) elements early. Three
 // warps shift every row back into place, from the raw ring into the natural 128B-swizzled K-major
 // stage that wgmma reads, and un-permute the rows (raw row j*R + i of a class-major box is tile row

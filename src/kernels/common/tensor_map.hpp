@@ -33,7 +33,7 @@ Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const v
 // any ld, so each of the 8 classes of rows (r mod 8) is a legal 2D tensor once its base is rounded
 // down to 16 bytes; the rounding is undone by starting every box `x0` elements in. A box of R rows
 // of class j then holds rows 8q + j, ..., 8(q + R - 1) + j: a tile of 8R rows arrives as 8 boxes,
-// row-permuted, and the kernel un-permutes its output (wgmma_tma_ws.cu).
+// row-permuted, and the kernel un-permutes its output (wgmma_tma_ws_kernel.cuh).
 inline constexpr int kRowClasses = 8;
 struct RowClassLayout {
   uint64_t base[kRowClasses];  // class j's first row, rounded down to 16 bytes

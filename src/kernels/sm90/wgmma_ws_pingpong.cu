@@ -1,4 +1,4 @@
-// Ping-pong persistent cluster GEMM: the persistent cluster kernel (wgmma_ws_persistent_cluster.cu:
+// Ping-pong persistent cluster GEMM: the persistent cluster kernel (wgmma_ws_persistent_cluster_kernel.cuh:
 // persistent grid of 2x1 clusters, B multicast in the CTA pair, one stage ring across tiles,
 // TMA-store epilogue) with the other consumer schedule. There both consumer warpgroups cooperate
 // on one 128x256 tile and finish it together, so the epilogue (fragment -> shared -> barrier ->

@@ -48,6 +48,7 @@
 #include "kernels/common/fixup.cuh"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/mbarrier.cuh"
+#include "kernels/common/named_barrier.cuh"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
@@ -251,10 +252,6 @@ __device__ __forceinline__ void epilogue_element(const Epilogue& ep, int64_t gr,
   store_epilogue(ep.d, gr * ep.d_row_stride + gc * ep.d_col_stride, ep.d_dtype, v);
 }
 
-__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-
 struct TileCoord {
   int32_t m0, n0;
 };
@@ -382,7 +379,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
       const int32_t mine = u.role == kContribute ? u.slot : u.slot + u.split;
       dev::store_partial(reinterpret_cast<float4*>(half_of(mine)), acc, t);
       __threadfence();
-      named_barrier_sync(barrier_id, 128);
+      dev::named_barrier_sync(barrier_id, 128);
       if (t == 0) dev::flag_release(flag_of(mine));
     }
     if (u.role == kContribute) continue;
@@ -393,7 +390,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
       // unit per CTA (every split of a tile running at once), so that waiting cannot deadlock.
       if (t == 0)
         for (int32_t j = 0; j < u.contributors; ++j) dev::flag_wait(flag_of(u.slot + j));
-      named_barrier_sync(barrier_id, 128);
+      dev::named_barrier_sync(barrier_id, 128);
       constexpr int kHalf4 = C::kAccumulators / 4 * 128;  // float4s in one consumer's half
       const int begin = u.split * kHalf4 / u.contributors, end = (u.split + 1) * kHalf4 / u.contributors;
       const float4* first = reinterpret_cast<const float4*>(half_of(u.slot));
@@ -441,7 +438,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
     if (u.role == kOwn) {
       if (t == 0)
         for (int32_t j = 0; j < u.contributors; ++j) dev::flag_wait(flag_of(u.slot + j));
-      named_barrier_sync(barrier_id, 128);
+      dev::named_barrier_sync(barrier_id, 128);
       // NOTES: always the same order (increasing k), so the f32 sums round the same way each run.
       for (int32_t j = 0; j < u.contributors; ++j)
         dev::add_partial(acc, reinterpret_cast<const float4*>(half_of(u.slot + j)), t);
@@ -462,7 +459,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
 #pragma unroll
     for (int chunk = 0; chunk < C::kTileN / C::kEpilogueCols; ++chunk) {
       const int chunk_col = chunk * C::kEpilogueCols;
-      named_barrier_sync(barrier_id, 128);  // the previous chunk (or tile) has been read
+      dev::named_barrier_sync(barrier_id, 128);  // the previous chunk (or tile) has been read
       {
         // m64nNk16 f32 fragment: thread (warp w, lane l) holds, for each 8-column block j, rows
         // 16w + l/4 (+8) and columns 8j + 2(l%4) (+1) as acc[4j + 2h + e].
@@ -477,7 +474,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
                 make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
           }
       }
-      named_barrier_sync(barrier_id, 128);
+      dev::named_barrier_sync(barrier_id, 128);
       if (chunk_col >= cols) continue;  // uniform across the warpgroup
       for (int i = t; i < 64 * C::kEpilogueCols; i += 128) {
         const int r = d_row_major ? i / C::kEpilogueCols : i % 64;

@@ -1,0 +1,826 @@
+// Persistent, clustered, TMA-store warp-specialized wgmma GEMM: the pieces of wgmma_tma_ws_kernel.cuh
+// (128x256x64 tile, one producer and two m64n256k16 consumer warpgroups; tf32: 128x256x32 on
+// m64n256k8, the same bytes), the persistent kernel (the ring of stages continues across tiles)
+// and the cluster kernel (2 CTAs along M share B by TMA multicast) in one kernel, with an
+// epilogue that stores through shared memory by TMA. PcTile::m192n192 is the same kernel with
+// three m64n192k16 consumer warpgroups on a 192x192 tile (bf16/f16): the same 48 KB a stage, a
+// tile that divides 4224 where 128x256 pads (bench/NOTES.md, "A 192x192 tile").
+// PcTile::m128n144/160/176/192 (bf16/f16, 4 stages) are the grid-fitting widths: 128 rows and the N that
+// makes the pair grid fill the clusters (bench/NOTES.md, "Grid-fitting tile widths"); they also
+// store a column-major D, for the swapped problem of pc_swap.hpp (stage_transposed).
+//
+// Why (bench/NOTES.md, "Hopper at peak"): the best kernel so far (`_ws_ds`) keeps the tensor pipe
+// ~77% busy at 4096^3. The public reference design at ~107% of cuBLAS on H100 (pranjalssh/fast.cu
+// matmul_11/12) differs from ours in exactly these points: persistent *and* clustered (our cluster
+// kernel is one cold CTA per tile, two cluster barriers per tile), a TMA-store epilogue that
+// overlaps the next tile's mainloop instead of 64 STG per thread, one empty-barrier arrival per
+// consumer warpgroup instead of per warp, and a grid of 64 clusters.
+//
+// NOTES:
+//  - Shared memory (227 KB): a stage is 48 KB (A 128x64 + B 256x64). kStages = 3 keeps a whole
+//    128x256 16-bit C tile (64 KB), one TMA store round per tile whose smem reads overlap the
+//    next mainloop; kStages = 4 (one more k-block of lookahead) leaves room for 32 KB of C only,
+//    so each consumer stores its 64x256 slab in two 64x128 halves, the second waiting until TMA
+//    has read the first (~16 KB, a few hundred cycles). Both are instantiated; the bench decides.
+//  - tf32 (f32 A/B, f32 D): a stage holds the same 48 KB (BK = 32 f32), but the f32 C tile is
+//    128 KB, which fits beside no number of 48 KB stages >= 3 (3 x 48 + 128 = 272 KB). The C
+//    buffer keeps its 64 or 32 KB, so the slab goes out in halves (3 stages: 64x128 f32 = 32 KB
+//    a consumer, one wait per tile, the 16-bit 4-stage pattern) or quarters (4 stages: 64x64,
+//    three waits). 2 stages + a whole tile (96 + 128 KB) would fit, but one k-block of lookahead
+//    stalls the mainloop, which is what pays; so the same two stage counts as for 16-bit.
+//  - Each CTA multicasts one 128-row half of B into both CTAs, so a stage in CTA r is written by
+//    both producers: a producer refills a stage only when the consumers of *both* CTAs released
+//    it. Empty barriers count 2 CTAs x 2 consumer warpgroups; one thread per warpgroup arrives
+//    locally and on the peer (mapa + mbarrier.arrive.shared::cluster) once wgmma.wait_group says
+//    the warpgroup's reads of the stage are done. Full barriers expect A plus both B halves; the
+//    peer's half may land before this CTA's arrive.expect_tx (the tx count goes negative until
+//    then), never before this CTA's consumers freed the stage.
+//  - Both CTAs of a cluster walk the same pair-tiles with the same k-block count, so the running
+//    stage/phase counters of both agree; they are never reset (barriers initialised once).
+//  - Odd tiles_m: the second CTA of the last pair row is a ghost. It loads no A and issues no
+//    MMAs (power the busy SMs use under the cap), but multicasts its B half, waits for and
+//    releases each stage like any CTA, and stores nothing.
+//  - TMA stores write whole 16-byte chunks of a row (measured here, and triton-lang/triton#11583):
+//    a box clipped at an N that is not a multiple of 8 (16-bit; 4 for f32) still overwrites D up
+//    to the next 16-byte boundary, i.e. whatever lies in the ld padding. So the D map ends at
+//    n_tma = N rounded down to 16 bytes and the 1-7 (f32: 1-3) columns past it are read back from
+//    the C buffer and stored element by element.
+//  - PcDStore::threads (D's ld or base breaks TMA's rule, e.g. 4097^3): no D map; each consumer
+//    copies its C chunks to D itself, in 16-byte stores cut along D's own 16-byte boundaries
+//    (store_chunk_by_threads). No aligned temporary and no copy-out pass (~67 MB of traffic at
+//    4097^3; bench/NOTES.md, "D stored by the threads"). Deferring the copy into the next
+//    mainloop's wgmma waits measured no faster, so the consumers' stall is not what it costs.
+//  - The C buffer uses TMA's 128B swizzle (boxes of 64 rows x 128 bytes, 8 KB: 64 16-bit or 32
+//    f32 columns): a warp's 4-byte fragment stores then hit 32 distinct banks; f32's 8-byte
+//    stores (256 bytes a warp) take the minimum two wavefronts, rows r and r^1 sharing banks. st.shared (generic proxy) -> fence.proxy.async
+//    -> named barrier -> one thread's TMA store + commit; before the buffer is written again that
+//    thread waits cp.async.bulk.wait_group.read 0, then the warpgroup's named barrier.
+//  - beta != 0: the same thread first TMA-loads C's boxes (map_c, C row-major in D's type) into
+//    the buffer on a per-consumer mbarrier; each thread reads C at the address it then writes D
+//    to. kF32D: bf16/f16 inputs storing f32 boxes (the tf32 layout). Split-K (PcSlabs): work
+//    items (pair-tile, split), each split's sums stored to its own f32 slab rows.
+//
+//  - Stream-K (kStreamK, bench/NOTES.md "Stream-K on the persistent cluster kernel"): 4224^3 is
+//    289 pair-tiles = 4.38 rounds on 66 clusters, so the 5th round runs 38% full. The pair-tiles
+//    past the last full round are shared along K, an equal count of k-blocks per cluster, and
+//    the partial tiles meet in a workspace (walk_next, the fix-up after the mainloop). Same
+//    mainloop, producer and epilogue as the plain kernel; only the unit of work differs.
+//
+// Reads top to bottom: config and static asserts; shared-memory layout; tile order and the walk
+// over work units; producer; consumer; stream-K fix-up; epilogue. Its instances, launch and
+// supports() are in wgmma_ws_persistent_cluster.cu, the one file that includes this.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/common/cluster.cuh"
+#include "kernels/common/fixup.cuh"
+#include "kernels/common/mbarrier.cuh"
+#include "kernels/common/named_barrier.cuh"
+#include "kernels/common/pdl.cuh"
+#include "kernels/common/stage_ring.cuh"
+#include "kernels/common/tensor_map.hpp"
+#include "kernels/common/tma.cuh"
+#include "kernels/common/wgmma.cuh"
+#include "kernels/sm90/split_k.hpp"
+#include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
+
+namespace tcgemm::sm90_pc {
+
+using dev::WgmmaInput;
+
+// --- config ----------------------------------------------------------------------------------
+// Templated on the input through byte counts only: BK is one 128-byte swizzle row (64 16-bit or
+// 32 tf32 elements) and the wgmma K is 32 bytes (k16 or k8), so a stage holds the same bytes and
+// every descriptor offset is the same for bf16, f16 and tf32. D is the input type for bf16/f16
+// (or f32: kF32D) and f32 for tf32 (kDBytes); the C buffer's size depends on the stage count only.
+// Tile: 128x256 (two consumer warpgroups of m64n256) or 192x192 (three of m64n192: the tile that
+// divides 4224 where 128x256 pads, cuBLAS's choice there; bench/NOTES.md "A 192x192 tile").
+
+template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256, bool kF32D = false>
+struct Config {
+  static constexpr bool kSquare = Tile == PcTile::m192n192;
+  static constexpr bool kTall = Tile == PcTile::m256n128;
+  // The grid-fitting widths (PcTile::m128n144/160/176/192): 128 rows, N chosen per shape so the pair
+  // grid fills the clusters (fit_tile_width, analysis/path_rules.hpp); a width not a multiple of the 64-column store box ends
+  // in a partial box, stored by the threads.
+  static constexpr bool kFit = is_pc_fit_tile(Tile);
+  static constexpr int kTileM = kSquare ? 192 : kTall ? 256 : 128;
+  static constexpr int kTileN = kSquare                       ? 192
+                                : kTall                    ? 128
+                                : Tile == PcTile::m128n144 ? 144
+                                : Tile == PcTile::m128n160 ? 160
+                                : Tile == PcTile::m128n176 ? 176
+                                : Tile == PcTile::m128n192 ? 192
+                                                           : 256;
+  static constexpr int kElementBytes = dev::kWgmmaElementBytes<In>;  // A and B in shared memory
+  static constexpr int kTileK = 128 / kElementBytes;  // one 128-byte swizzle row: 64 or 32 (tf32)
+  static constexpr int kMmaK = dev::kWgmmaK<In>;     // 32 bytes of K: 16 or 8 (tf32)
+  static constexpr int kDBytes = In == WgmmaInput::tf32 || kF32D ? 4 : 2;  // D: f32 for tf32
+  static constexpr int kStages = Stages;
+  static constexpr int kConsumers = kTileM / 64;          // warpgroups, 64 rows of the tile each
+  static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
+  static constexpr int kClusterM = 2;   // CTAs per cluster, along M, sharing B
+
+  static constexpr uint32_t kSwizzleBytes = 128;
+  static constexpr uint32_t kAtomBytes = 8 * kSwizzleBytes;                      // 1024
+  static constexpr uint32_t kABytes = kTileM * kTileK * kElementBytes;           // 16 (24) KB
+  static constexpr uint32_t kBBytes = kTileN * kTileK * kElementBytes;           // 32 (24) KB
+  static constexpr uint32_t kBHalfBytes = kBBytes / 2;                           // 16 (12) KB
+  static constexpr uint32_t kStageBytes = kABytes + kBBytes;                     // 48 KB either tile
+
+  // C staging: each consumer writes kStoreCols columns of its 64 rows at a time, as boxes of 64
+  // rows x 128 bytes (kBoxCols: 64 16-bit or 32 f32 values), 128B-swizzled (the TMA store box;
+  // 128 bytes is the swizzle's row limit). 128x256: 32 KB a consumer at 3 stages, 16 KB at 4;
+  // 192x192: the whole 64x192 16-bit slab (24 KB) at 3 stages, one 8 KB box at 4 (what is left
+  // beside 192 KB of stages for three consumers).
+  // The fitting widths (16-bit D): the whole tile row, rounded up to whole boxes, at any stage count.
+  // 256x128 (4 stages): one 8 KB box a consumer, as 192x192 at 4 stages (four consumers' 16 KB
+  // rows would not fit beside 192 KB of stages).
+  static constexpr uint32_t kConsumerCBytes = kFit ? 64 * 2 * ((kTileN + 63) / 64 * 64)
+                                              : kSquare ? (Stages == 3 ? 24576 : 8192)
+                                              : kTall   ? 8192
+                                                        : (Stages == 3 ? 32768 : 16384);
+  static constexpr int kStoreCols = kConsumerCBytes / (64 * kDBytes);  // 256/128 16-bit, 128/64 f32
+  static constexpr int kBoxCols = kSwizzleBytes / kDBytes;
+  static constexpr uint32_t kBoxBytes = 64 * kSwizzleBytes;                      // 8 KB
+  static constexpr uint32_t kCBytes = kConsumers * kConsumerCBytes;              // 64 or 32 KB
+  // TMA stores whole 16-byte chunks of a row (NOTES): 8 16-bit or 4 f32 columns.
+  static constexpr int kChunkCols = 16 / kDBytes;
+
+  // Store chunks a tile, and the tile's columns in one (a fitting width: one chunk wider than the
+  // tile), and the boxes wholly inside the tile (the fitting widths' TMA-stored ones).
+  static constexpr int kChunks = (kTileN + kStoreCols - 1) / kStoreCols;
+  static constexpr int kChunkTileCols = kStoreCols < kTileN ? kStoreCols : kTileN;
+  static constexpr int kFullBoxes = kTileN / kBoxCols;
+  // full + empty per stage, then one per consumer for its C tile's TMA load (beta != 0)
+  static constexpr uint32_t kBarrierBytes = 2 * kStages * 8 + kConsumers * 8;
+  // NOTES: dynamic shared memory is only guaranteed 16-byte aligned; 128B swizzle wants every
+  // tile on a 1024-byte boundary, so we over-allocate one atom and align by hand.
+  static constexpr uint32_t kSmemBytes = kStages * kStageBytes + kCBytes + kBarrierBytes + kAtomBytes;
+
+  // setmaxnreg: 40*128 + 232*256 = 64512 <= 65536 (the producer computes 64-bit tile coordinates);
+  // three consumers: 40*128 + 152*384 = 63488 (96 accumulators each); four: 40*128 + 104*512 =
+  // 58368 (64 accumulators each). NOTES: setmaxnreg only moves registers inside what the CTA was
+  // launched with (640 threads: 96 each, 61440), so .inc past it waits forever (40 + 112: a hang,
+  // run 180). At 104 the consumers spill 16 bytes; 32 + 112 moved a 32-byte spill to the producer.
+  static constexpr int kProducerRegisters = 40;
+  static constexpr int kConsumerRegisters = kConsumers == 2 ? 232 : kConsumers == 3 ? 152 : 104;
+  static constexpr int kAccumulators = kTileN / 2;  // m64nN: N/2 floats per thread
+};
+
+template <WgmmaInput In, int S, PcTile T = PcTile::m128n256, bool kF32D = false>
+constexpr bool check_config() {
+  using C = Config<In, S, T, kF32D>;
+  static_assert(S == 3 || S == 4, "3 stages + a larger C buffer, or 4 stages + a smaller one");
+  static_assert(C::kTileK * C::kElementBytes == C::kSwizzleBytes, "BK must fill exactly one 128-byte swizzle row");
+  static_assert(C::kMmaK * C::kElementBytes == 32, "the wgmma K step is 32 bytes for every input");
+  static_assert(C::kTileM == 64 * C::kConsumers, "each consumer warpgroup owns 64 rows (m64)");
+  static_assert((C::kFit ? C::kStoreCols >= C::kTileN : C::kTileN % C::kStoreCols == 0) &&
+                    C::kStoreCols % C::kBoxCols == 0,
+                "C is stored in whole 128-byte-wide boxes (a fitting width in one chunk)");
+  static_assert(!C::kFit || (C::kDBytes == 2 && C::kTileN % 16 == 0), "fitting widths: 16-bit D, N in steps of 16");
+  static_assert(C::kBoxCols * C::kDBytes == C::kSwizzleBytes && C::kBoxCols % 8 == 0,
+                "a box row is one 128-byte swizzle row of whole 8-column fragment blocks");
+  static_assert(C::kABytes % C::kAtomBytes == 0 && C::kBHalfBytes % C::kAtomBytes == 0 &&
+                    C::kBoxBytes % C::kAtomBytes == 0,
+                "every stage, B half and C box must start on a 1024-byte swizzle atom");
+  static_assert(C::kSmemBytes <= 227 * 1024, "over the 227 KB per-block shared-memory limit");
+  static_assert(128 * C::kProducerRegisters + 128 * C::kConsumers * C::kConsumerRegisters <=
+                    C::kThreads * (65536 / C::kThreads / 8 * 8),
+                "setmaxnreg budget over the registers the CTA is launched with");
+  return true;
+}
+static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf16, 4>() &&
+              check_config<WgmmaInput::tf32, 3>() && check_config<WgmmaInput::tf32, 4>() &&
+              check_config<WgmmaInput::bf16, 3, PcTile::m128n256, true>() &&
+              check_config<WgmmaInput::bf16, 3, PcTile::m192n192>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m192n192>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m128n144>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m128n160>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m128n176>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m128n192>() &&
+              check_config<WgmmaInput::bf16, 4, PcTile::m256n128>());
+static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
+                  Config<WgmmaInput::tf32, 4>::kSmemBytes == Config<WgmmaInput::bf16, 4>::kSmemBytes,
+              "tf32 stages and C buffers hold the same bytes as 16-bit ones");
+
+// --- kernel parameters -----------------------------------------------------------------------
+struct Params {
+  int64_t m, n;
+  int64_t n_tma;  // n rounded down to 16 bytes (8 16-bit or 4 f32): the columns the TMA store writes
+  void* d;        // for the tail columns past n_tma, stored by ordinary st.global
+  int64_t ldd;
+  int d_by_threads;  // PcDStore::threads: no TMA store; the storer warps copy C out (any ld)
+  // D column-major (the fitting widths only): the swapped problem's D^T, i.e. the caller's
+  // row-major D. Each consumer's 64 x width tile goes out as one box of width lines x 64 elements.
+  int d_trans;
+  int64_t tiles_m, tiles_n;
+  int64_t pairs_m;     // ceil(tiles_m / 2): clusters along M
+  int64_t pair_tiles;  // pairs_m * tiles_n: the work items of a cluster
+  int k_tiles;
+  float alpha;
+  // beta != 0: each C chunk is TMA-loaded (map_c, C row-major in D's type) into the C buffer the
+  // epilogue then overwrites with D, at the same swizzled addresses.
+  float beta;
+  // Tile order (set_pc_raster): groups of `group` pair rows (along_n == 0) or tile columns.
+  // NOTES: the default, 8 pair rows = 16 tile rows: for a wave of ~132 tiles of 128x256, r tile
+  // rows x c tile columns, L2->DRAM traffic per wave is ~ r*|A row| + c*|B column| = (r + 2c) x
+  // 128 rows of K, least at r = 2c: ~16 x 8.
+  int group;
+  int along_n;
+  // Stream-K (plan_pc_streamk; all 0 in the plain kernel): pair-tiles [0, sk_tiles) are shared
+  // along K by clusters [0, sk_clusters), sk_share k-blocks each (the first sk_extra one more).
+  int64_t sk_tiles, sk_clusters, sk_share, sk_extra;
+  uint32_t* flags;  // per sharing CTA, one per consumer warpgroup
+  float* partials;  // per sharing CTA, kTileM x kTileN f32 in register-fragment order
+  // Split-K (sm90_wgmma_ws_pc_slabs_launch; 1 / k_tiles / 0 otherwise): work item i is pair-tile
+  // i % pair_tiles over k-blocks [s * k_per_split, +k_per_split) of split s = i / pair_tiles, its
+  // D rows stored at row s * slab_rows + r of the slab stack (rows past M land in the padding).
+  int splits;
+  int k_per_split;
+  int64_t slab_rows;
+};
+
+__device__ __forceinline__ void st_shared_b32(uint32_t addr, uint32_t v) {
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ void st_shared_v2_f32(uint32_t addr, float x, float y) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(x), "f"(y) : "memory");
+}
+
+// Two floats as one 4-byte word of the 16-bit input type (lo in the low half), and back.
+template <WgmmaInput In>
+__device__ __forceinline__ uint32_t pack_pair(float lo, float hi) {
+  if constexpr (In == WgmmaInput::bf16) {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  } else {
+    const __half2 v = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<const uint32_t*>(&v);
+  }
+}
+template <WgmmaInput In>
+__device__ __forceinline__ float2 unpack_pair(uint32_t bits) {
+  if constexpr (In == WgmmaInput::bf16) return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
+  else return __half22float2(*reinterpret_cast<const __half2*>(&bits));
+}
+
+// Tile order, shared by producer and consumers: pair-tile pt (a cluster's work item) -> tile
+// coordinates. Groups of p.group pair rows sweep all tile columns (along M), or groups of p.group
+// tile columns sweep all pair rows (along N), so the clusters resident at once share B columns
+// and a band of A rows in L2.
+struct TileCoord {
+  int32_t m0, n0;
+  bool ghost;  // odd tiles_m: nothing of this CTA's tile to store
+};
+
+template <class C>
+__device__ __forceinline__ TileCoord tile_coord(int64_t pt, uint32_t rank, const Params& p) {
+  int64_t pair_m, tile_n;
+  if (p.along_n) {
+    const int64_t group_tiles = p.group * p.pairs_m;
+    const int64_t first_n = (pt / group_tiles) * p.group;
+    const int64_t group_cols = min(p.tiles_n - first_n, static_cast<int64_t>(p.group));
+    const int64_t in_group = pt % group_tiles;
+    tile_n = first_n + in_group % group_cols;
+    pair_m = in_group / group_cols;
+  } else {
+    const int64_t group_tiles = p.group * p.tiles_n;
+    const int64_t first_pm = (pt / group_tiles) * p.group;
+    const int64_t group_rows = min(p.pairs_m - first_pm, static_cast<int64_t>(p.group));
+    const int64_t in_group = pt % group_tiles;
+    pair_m = first_pm + in_group % group_rows;
+    tile_n = in_group / group_rows;
+  }
+  const bool ghost = C::kClusterM * pair_m + rank >= p.tiles_m;
+  const int64_t tile_m = ghost ? C::kClusterM * pair_m : C::kClusterM * pair_m + rank;
+  return {static_cast<int32_t>(tile_m * C::kTileM), static_cast<int32_t>(tile_n * C::kTileN), ghost};
+}
+
+// A cluster's work: k-blocks [kb_begin, kb_end) of pair-tile pt. Both CTAs of a cluster walk
+// the same units (B is multicast), producer and consumers alike, so their stage counters agree.
+// A unit that stops short of the last k-block contributes a partial tile; one that holds the last
+// but not the first owns the tile (its contributors are the clusters before it); else it is whole.
+// (Derived where needed rather than carried: the consumers' registers are full of accumulators.)
+struct Unit {
+  int64_t pt;
+  int kb_begin, kb_end;
+  int split;  // the slab it stores to (split-K); 0 otherwise
+};
+
+// NOTES: pair-tile indices are 32-bit (M*N < 2^47 elements, so < 2^31 pair-tiles of 2^16):
+// the producer runs on 40 registers and spilled with a 64-bit walk.
+struct Walk {
+  int64_t sk_begin, sk_end;  // this cluster's split iterations (pair-tile * k_tiles + k-block) left
+  int32_t dp;                // its next whole pair-tile
+};
+
+__device__ __forceinline__ Walk walk_start(const Params& p, int64_t cluster) {
+  Walk w{0, 0, static_cast<int32_t>(p.sk_tiles + cluster)};
+  if (cluster < p.sk_clusters) {
+    w.sk_begin = cluster * p.sk_share + min(cluster, p.sk_extra);
+    w.sk_end = w.sk_begin + p.sk_share + (cluster < p.sk_extra ? 1 : 0);
+  }
+  return w;
+}
+
+// The sharing cluster that runs split iteration i.
+__device__ __forceinline__ int64_t sk_cluster_of(const Params& p, int64_t i) {
+  const int64_t cut = p.sk_extra * (p.sk_share + 1);
+  return i < cut ? i / (p.sk_share + 1) : p.sk_extra + (i - cut) / p.sk_share;
+}
+
+// NOTES: a cluster walks its split range backwards, tile by tile. Its first unit is then the
+// head of its last tile (a contributor, unless the range ends on a tile edge) and every later
+// split unit ends on a tile edge (an owner, or a whole tile). Owners wait only for other
+// clusters' first units, which never wait themselves: no chain of waits, and no deadlock since
+// the persistent grid is co-resident. Split units come before the whole tiles, so an owner's
+// wait overlaps its producer's loads of the next tile.
+template <bool kStreamK>
+__device__ __forceinline__ bool walk_next(const Params& p, Walk& w, Unit& u) {
+  if constexpr (kStreamK) {
+    if (w.sk_end > w.sk_begin) {
+      const int64_t tile = (w.sk_end - 1) / p.k_tiles;
+      const int64_t start = max(w.sk_begin, tile * p.k_tiles);
+      u.pt = tile;
+      u.kb_begin = static_cast<int>(start - tile * p.k_tiles);
+      u.kb_end = static_cast<int>(w.sk_end - tile * p.k_tiles);
+      u.split = 0;
+      w.sk_end = start;
+      return true;
+    }
+  }
+  if constexpr (kStreamK) {
+    if (w.dp >= p.pair_tiles) return false;
+    u = {w.dp, 0, p.k_tiles, 0};
+  } else {
+    if (w.dp >= p.pair_tiles * p.splits) return false;
+    // Split-major: the clusters resident at once share a K range, so A and B panels meet in L2.
+    // 32-bit (pair-tiles x splits < 2^31, checked at launch): the producer has 40 registers.
+    const int32_t pair_tiles = static_cast<int32_t>(p.pair_tiles);
+    const int split = w.dp / pair_tiles;
+    const int kb0 = split * p.k_per_split;
+    u = {w.dp - split * pair_tiles, kb0, min(p.k_tiles, kb0 + p.k_per_split), split};
+  }
+  w.dp += static_cast<int32_t>(gridDim.x / 2);  // clusters
+  return true;
+}
+
+// PcDStore::threads: one consumer's 64 x kStoreCols chunk of C, from its swizzled boxes to D, by the
+// consumer's 128 threads. A row of D at an odd ld starts anywhere inside a 16-byte chunk, so the
+// chunk is cut along D's own 16-byte boundaries: each thread takes output chunk q of a row (kG + 1
+// of them: the first and last partial), reads the two C-buffer chunks it straddles and shifts them
+// by the row's offset (s elements) into one 16-byte store; a partial chunk (row ends, N) goes out
+// by predicated element stores of the same shifted chunk.
+__device__ __forceinline__ uint4 shift_chunks(const uint32_t (&x)[8], int s, bool half_words) {
+  // Words s / elements-a-word .. +4 of x; with 16-bit elements and s odd, each output word takes
+  // the high half of one and the low half of the next. Unrolled selects: a run-time index into x
+  // would go to local memory.
+  const int sw = half_words ? s / 2 : s;
+  uint32_t y[5];
+#pragma unroll
+  for (int w = 0; w < 5; ++w) {
+    uint32_t v = x[w];
+#pragma unroll
+    for (int k = 1; k < 4; ++k)
+      if (sw == k) v = x[w + k < 8 ? w + k : 7];
+    y[w] = v;
+  }
+  if (half_words && (s & 1)) {
+#pragma unroll
+    for (int w = 0; w < 4; ++w) y[w] = __byte_perm(y[w], y[w + 1], 0x5432);
+  }
+  return make_uint4(y[0], y[1], y[2], y[3]);
+}
+
+template <class C>
+__device__ __forceinline__ void store_chunk_by_threads(const Params& p, uint32_t c_buffer, int32_t row0,
+                                                       int32_t chunk_n0, int t) {
+  constexpr int kC = C::kChunkCols;                   // elements per 16 bytes
+  constexpr int kG = C::kStoreCols / kC;              // 16-byte chunks per row of the C chunk
+  constexpr int kChunksPerBoxRow = C::kBoxCols / kC;  // 8
+  const int cols = static_cast<int>(min(p.n - chunk_n0, static_cast<int64_t>(C::kChunkTileCols)));
+  const int rows = static_cast<int>(min(p.m - row0, int64_t{64}));
+  if (cols <= 0 || rows <= 0) return;  // a chunk wholly past N, or a slab past M
+  const int64_t base_elem = static_cast<int64_t>(reinterpret_cast<uintptr_t>(p.d) / C::kDBytes);
+  auto smem_chunk = [&](int r, int j) {
+    return c_buffer + (j / kChunksPerBoxRow) * C::kBoxBytes + r * C::kSwizzleBytes +
+           ((static_cast<uint32_t>(j % kChunksPerBoxRow) ^ static_cast<uint32_t>(r % 8)) * 16);
+  };
+  for (int i = t; i < rows * (kG + 1); i += 128) {
+    const int r = i / (kG + 1), q = i % (kG + 1);
+    const int64_t first = (row0 + r) * p.ldd + chunk_n0;  // D's element offset of this row's local column 0
+    const int s = static_cast<int>((kC - (base_elem + first) % kC) % kC);  // first local column on a boundary
+    const int ls = s + (q - 1) * kC;  // this output chunk's first local column (C chunks q-1 and q)
+    const int lo = max(ls, 0), hi = min(ls + kC, cols);
+    if (hi <= lo) continue;
+    uint32_t x[8];
+    const uint32_t a0 = smem_chunk(r, q - 1 < 0 ? 0 : q - 1), a1 = smem_chunk(r, q < kG ? q : kG - 1);
+    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3]) : "r"(a0) : "memory");
+    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(x[4]), "=r"(x[5]), "=r"(x[6]), "=r"(x[7]) : "r"(a1) : "memory");
+    const uint4 v = shift_chunks(x, s, C::kDBytes == 2);
+    uint8_t* out = static_cast<uint8_t*>(p.d) + (first + ls) * C::kDBytes;  // 16-byte aligned
+    if (hi - lo == kC) {
+      *reinterpret_cast<uint4*>(out) = v;
+      continue;
+    }
+    // A partial chunk (a row's ends, N): elements [lo - ls, hi - ls) of v by predicated stores.
+    // NOTES: no shared-memory loads in this loop; reading such elements one by one, the whole warp
+    // waited them out on every row (+10% at 4096x4095x4096 against +6.6% now, bench/NOTES.md).
+    const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int j = 0; j < kC; ++j) {
+      if (j < lo - ls || j >= hi - ls) continue;
+      if constexpr (C::kDBytes == 4) {
+        reinterpret_cast<uint32_t*>(out)[j] = w[j];
+      } else {
+        reinterpret_cast<uint16_t*>(out)[j] = static_cast<uint16_t>(j % 2 ? w[j / 2] >> 16 : w[j / 2] & 0xffffu);
+      }
+    }
+  }
+}
+
+// The swapped problem's epilogue (p.d_trans): D is column-major, so the consumer's 64 x kTileN
+// fragment is written transposed, as kTileN lines of 64 elements (one 128-byte swizzle row each),
+// the box a TMA store then writes to D (the caller's row-major D: kTileN of its rows, 64 of its
+// columns). A thread holds rows r = frag_row (+8) and column pairs (c, c+1); lane l ^ 4 holds row
+// r ^ 1 of the same columns, so after two shuffles each thread writes two rows of one column as a
+// 4-byte word: even rows take column c, odd rows column c + 1. Per store instruction a warp covers
+// 8 lines x 16 bytes; the swizzle puts the 8 lines' chunks on distinct banks. kWithC: C's box was
+// TMA-loaded into the buffer (the same transposed layout), read at the word each thread then writes.
+template <class C, WgmmaInput In, bool kWithC>
+__device__ __forceinline__ void stage_transposed(const float (&acc)[C::kAccumulators], float alpha, float beta,
+                                                 uint32_t c_buffer, int frag_row, int lane) {
+  static_assert(C::kDBytes == 2, "the transposed store packs 16-bit pairs");
+  const bool odd = (lane / 4) % 2 != 0;
+  const uint32_t col_in_pair = odd ? 1u : 0u;
+#pragma unroll
+  for (int j = 0; j < C::kTileN / 8; ++j) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const float x = alpha * acc[4 * j + 2 * h], y = alpha * acc[4 * j + 2 * h + 1];  // (r, c), (r, c+1)
+      const float ox = __shfl_xor_sync(0xffffffffu, x, 4), oy = __shfl_xor_sync(0xffffffffu, y, 4);  // row r ^ 1
+      // even r: (r, c) low, (r+1, c) high; odd r: (r-1, c+1) low, (r, c+1) high
+      float lo = odd ? oy : x, hi = odd ? y : ox;
+      const uint32_t c = static_cast<uint32_t>(8 * j + 2 * (lane % 4)) + col_in_pair;
+      const uint32_t r = static_cast<uint32_t>(frag_row + 8 * h) - col_in_pair;
+      const uint32_t addr = c_buffer + c * C::kSwizzleBytes + (((r / 8) ^ (c % 8)) * 16) + (r % 8) * 2;
+      if constexpr (kWithC) {
+        uint32_t bits;
+        asm volatile("ld.shared.b32 %0, [%1];" : "=r"(bits) : "r"(addr) : "memory");
+        const float2 cv = unpack_pair<In>(bits);
+        lo = fmaf(beta, cv.x, lo);
+        hi = fmaf(beta, cv.y, hi);
+      }
+      st_shared_b32(addr, pack_pair<In>(lo, hi));
+    }
+  }
+}
+
+// --- the kernel ------------------------------------------------------------------------------
+template <WgmmaInput In, int S, bool kStreamK, PcTile T, bool kF32D>
+__global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
+    wgmma_ws_persistent_cluster_kernel(const __grid_constant__ CUtensorMap map_a,
+                                       const __grid_constant__ CUtensorMap map_b,
+                                       const __grid_constant__ CUtensorMap map_d,
+                                       const __grid_constant__ CUtensorMap map_c, const Params p) {
+  using C = Config<In, S, T, kF32D>;
+  static_assert(!kStreamK || T == PcTile::m128n256, "stream-K's workspace slots hold 128x256 tiles");
+  using Mma = dev::Wgmma<C::kTileN, In, 0, 0>;  // K-major A and B
+
+  // Shared memory, carved in one place: [A stages][B stages][C buffers][full][empty].
+  extern __shared__ uint8_t smem_raw[];
+  const uint32_t raw = dev::smem_addr(smem_raw);
+  const uint32_t base = (raw + C::kAtomBytes - 1) & ~(C::kAtomBytes - 1);
+  const dev::StageRing ring(base, C::kStages, C::kABytes, C::kBBytes, C::kCBytes);
+  const uint32_t c_smem = ring.gap_smem;
+  const uint32_t c_load_bar = ring.empty_bar + 8 * C::kStages;  // + 8 * consumer
+
+  const int warpgroup = threadIdx.x / 128;
+  const int t = threadIdx.x % 128;
+
+  if (threadIdx.x == 0) {
+    dev::tma_prefetch_descriptor(&map_a);
+    dev::tma_prefetch_descriptor(&map_b);
+    dev::tma_prefetch_descriptor(&map_d);
+    if (p.beta != 0.0f) dev::tma_prefetch_descriptor(&map_c);
+    for (int i = 0; i < C::kConsumers; ++i) dev::mbarrier_init(c_load_bar + 8 * i, 1);
+    ring.init(C::kStages, C::kClusterM * C::kConsumers);  // one empty arrival per consumer warpgroup, both CTAs
+  }
+  dev::cluster_sync();  // the peer's barriers are initialised before anything targets them
+  // Programmatic dependent launch (common/pdl.cuh): only the prologue above overlaps the previous
+  // kernel; every global access (TMA loads, flags, stores) follows the wait.
+  dev::pdl_wait();
+  dev::pdl_launch_dependents();
+
+  const uint32_t rank = dev::cluster_ctarank();
+  const uint32_t peer = rank ^ 1u;
+  const int64_t cluster = blockIdx.x / C::kClusterM;
+
+  if (warpgroup == 0) {
+    // --- producer: one thread issues every TMA load, running ahead across tiles ----------------
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kProducerRegisters));
+    if (t == 0) {
+      constexpr uint16_t kBothCtas = 0x3;
+      int s = 0;
+      uint32_t phase = 0;
+      Walk w = walk_start(p, cluster);
+      Unit u;
+      while (walk_next<kStreamK>(p, w, u)) {
+        const TileCoord tc = tile_coord<C>(u.pt, rank, p);
+        // A B half wholly past N is not loaded: its stale shared memory only feeds columns that
+        // the (clipped) TMA store never writes. Both CTAs see the same n0, so count the same bytes.
+        const bool b_upper_half = tc.n0 + C::kTileN / 2 < p.n;
+        // A ghost CTA (a tile row past M) loads no A and multiplies nothing (see the consumers); it
+        // still multicasts its B half to its partner and takes the partner's.
+        const uint32_t stage_bytes = (tc.ghost ? 0u : C::kABytes) + (b_upper_half ? 2 : 1) * C::kBHalfBytes;
+        const int32_t b_row = tc.n0 + static_cast<int32_t>(rank) * (C::kTileN / 2);
+        for (int kt = u.kb_begin; kt < u.kb_end; ++kt) {
+          // Parity phase ^ 1: the stage's previous use released by both CTAs' consumers (on a
+          // fresh barrier, the first round passes at once).
+          dev::mbarrier_wait(ring.empty(s), phase ^ 1);
+          dev::mbarrier_arrive_expect_tx(ring.full(s), stage_bytes);
+          const int32_t k0 = kt * C::kTileK;
+          if (!tc.ghost) dev::tma_load_2d(ring.a(s), &map_a, ring.full(s), k0, tc.m0);  // box kTileK(K) x 128(M)
+          if (rank == 0 || b_upper_half)  // box kTileK(K) x 128(N), to both CTAs
+            dev::tma_load_2d_multicast(ring.b(s) + rank * C::kBHalfBytes, &map_b, ring.full(s), k0, b_row, kBothCtas);
+          if (++s == C::kStages) {
+            s = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+  } else {
+    // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 (3: 128-191)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
+    const int consumer = warpgroup - 1;
+    const int lane = t % 32;
+    const int warp_in_group = t / 32;
+    const uint32_t a_offset = consumer * 64 * C::kSwizzleBytes;
+    const uint32_t peer_empty_bar = dev::map_to_rank(ring.empty_bar, peer);
+    auto release = [&](int s) {
+      if (t == 0) {
+        dev::mbarrier_arrive(ring.empty(s));
+        dev::mbarrier_arrive_cluster(peer_empty_bar + 8 * s);
+      }
+    };
+
+    // This thread's place in each C box (see the epilogue): fragment rows 16w + l/4 (+8) and
+    // columns 2(l%4), +1 of each 8-column block, i.e. bytes lane_bytes.. of the block's 8*kDBytes
+    // (16 bytes = one chunk for 16-bit D; 32 bytes = two chunks for f32, the thread's pair in
+    // chunk (l%4)/2). 128B swizzle XORs the 16-byte chunk index with the row mod 8, which is l/4
+    // for both rows; the thread's own chunk bit is folded into the same XOR.
+    const uint32_t c_buffer = c_smem + consumer * C::kConsumerCBytes;
+    const int frag_row = warp_in_group * 16 + lane / 4;
+    const uint32_t lane_bytes = static_cast<uint32_t>(lane % 4) * 2 * C::kDBytes;
+    const uint32_t c_thread = c_buffer + frag_row * C::kSwizzleBytes + lane_bytes % 16;
+    const uint32_t swz = static_cast<uint32_t>(lane / 4) ^ (lane_bytes / 16);
+
+    float acc[C::kAccumulators];
+#pragma unroll
+    for (int i = 0; i < C::kAccumulators; ++i) acc[i] = 0.0f;
+    const uint32_t c_bar = c_load_bar + 8 * consumer;
+    uint32_t c_phase = 0;
+    int s = 0;
+    uint32_t phase = 0;
+    Walk w = walk_start(p, cluster);
+    Unit u;
+    while (walk_next<kStreamK>(p, w, u)) {
+      const TileCoord tc = tile_coord<C>(u.pt, rank, p);
+      int prev = 0;
+      for (int kt = u.kb_begin; kt < u.kb_end; ++kt) {
+        dev::mbarrier_wait(ring.full(s), phase);
+        // NOTES: a ghost CTA's MMAs would only burn power the busy SMs need under the cap
+        // (320x8192x8192: a quarter of the CTAs are ghosts); it waits for each stage (its
+        // partner's B half lands in it) and releases it as usual.
+        if (!tc.ghost) {
+          const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, 16, C::kAtomBytes);
+          const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), 16, C::kAtomBytes);
+#pragma unroll
+          for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+          dev::wgmma_fence();
+#pragma unroll
+          for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
+            Mma::mma(acc, dev::desc_advance(desc_a, kk * C::kMmaK * C::kElementBytes),
+                     dev::desc_advance(desc_b, kk * C::kMmaK * C::kElementBytes), (kt > u.kb_begin || kk > 0) ? 1u : 0u);
+          dev::wgmma_commit_group();
+#pragma unroll
+          for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+        }
+        // Keep this k-block's MMAs in flight; the previous one has finished reading its stage.
+        dev::wgmma_wait_group<1>();
+        if (kt > u.kb_begin) release(prev);
+        prev = s;
+        if (++s == C::kStages) {
+          s = 0;
+          phase ^= 1;
+        }
+      }
+      dev::wgmma_wait_group<0>();
+#pragma unroll
+      for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+      // Released before the epilogue, so both producers refill it while the epilogue runs.
+      release(prev);
+
+      // --- stream-K fix-up (see walk_next): partial tiles meet in the workspace, in k order -------
+      if constexpr (kStreamK) {
+        // A sharing cluster contributes at most once, so its CTA slot is fixed; the owner's CTA of
+        // the same rank holds the same tile rows, and a ghost's partner is a ghost too.
+        auto partial_of = [&](int64_t c) {
+          return reinterpret_cast<float4*>(p.partials + (c * C::kClusterM + rank) * (C::kTileM * C::kTileN) +
+                                           consumer * (64 * C::kTileN));
+        };
+        auto flag_of = [&](int64_t c) { return p.flags + (c * C::kClusterM + rank) * C::kConsumers + consumer; };
+        if (u.kb_end < p.k_tiles) {
+          if (!tc.ghost) {
+            dev::store_partial(partial_of(cluster), acc, t);
+            __threadfence();
+            dev::named_barrier_sync(2 + consumer, 128);
+            if (t == 0) dev::flag_release(flag_of(cluster));
+          }
+          continue;
+        }
+        if (u.kb_begin > 0 && !tc.ghost) {
+          const int64_t first_contributor = sk_cluster_of(p, u.pt * p.k_tiles);
+          if (t == 0)
+            for (int64_t c = first_contributor; c < cluster; ++c) dev::flag_wait(flag_of(c));
+          dev::named_barrier_sync(2 + consumer, 128);
+          // NOTES: always the same order (increasing k), so the f32 sums round the same way each run.
+          for (int64_t c = first_contributor; c < cluster; ++c) dev::add_partial(acc, partial_of(c), t);
+        }
+      }
+
+      // --- epilogue: alpha*acc (+ beta*C) -> D type -> swizzled C boxes in shared -> TMA store ---
+      if (tc.ghost) continue;  // uniform across the CTA
+      const int32_t row0 = tc.m0 + consumer * 64;
+      if constexpr (C::kFit) {
+        if (p.d_trans) {  // uniform; M % 8 == 0, so no 16-byte chunk overhangs D's lines
+          if (row0 >= p.m) continue;  // this consumer's rows lie past M (uniform across it)
+          if (t == 0) dev::bulk_wait_group_read<0>();
+          dev::named_barrier_sync(2 + consumer, 128);
+          if (p.beta != 0.0f) {  // uniform
+            // C^T's box into the buffer (the barrier above ordered the last store's reads first);
+            // out-of-bounds elements arrive as zeros and count toward the bytes.
+            if (t == 0) {
+              dev::mbarrier_arrive_expect_tx(c_bar, C::kTileN * C::kSwizzleBytes);
+              dev::tma_load_2d(c_buffer, &map_c, c_bar, row0, tc.n0);
+            }
+            dev::mbarrier_wait(c_bar, c_phase);
+            c_phase ^= 1;
+            stage_transposed<C, In, true>(acc, p.alpha, p.beta, c_buffer, frag_row, lane);
+          } else {
+            stage_transposed<C, In, false>(acc, p.alpha, 0.0f, c_buffer, frag_row, lane);
+          }
+          dev::fence_proxy_async_shared();
+          dev::named_barrier_sync(2 + consumer, 128);
+          if (t == 0) {
+            dev::tma_store_2d(&map_d, c_buffer, row0, tc.n0);  // box 64 (M, contiguous) x kTileN (N)
+            dev::bulk_commit_group();
+          }
+          continue;
+        }
+      }
+      constexpr int kBlocksPerBox = C::kBoxCols / 8;
+      constexpr int kBoxesPerChunk = C::kStoreCols / C::kBoxCols;
+      // Writes this chunk's D values over the buffer, at the addresses where C's were loaded.
+      auto stage_chunk = [&](int chunk, auto with_c) {
+#pragma unroll
+        for (int jj = 0; jj < C::kChunkTileCols / 8; ++jj) {
+          // m64nNk16 f32 fragment: for each 8-column block j, rows 16w + l/4 (+8 for h = 1) and
+          // columns 8j + 2(l%4) (+1) are acc[4j + 2h + e]; block jb of a box starts at byte
+          // 8*kDBytes*jb of its 128-byte row, i.e. 16-byte chunk jb*kDBytes/2.
+          const int j = chunk * C::kStoreCols / 8 + jj;
+          const uint32_t box = static_cast<uint32_t>(jj / kBlocksPerBox);
+          const uint32_t chunk16 = ((static_cast<uint32_t>(jj % kBlocksPerBox) * C::kDBytes / 2) ^ swz) * 16;
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            float x = p.alpha * acc[4 * j + 2 * h], y = p.alpha * acc[4 * j + 2 * h + 1];
+            const uint32_t addr = c_thread + box * C::kBoxBytes + h * 8 * C::kSwizzleBytes + chunk16;
+            if constexpr (decltype(with_c)::value) {
+              float cx, cy;
+              if constexpr (C::kDBytes == 4) {
+                asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(cx), "=f"(cy) : "r"(addr) : "memory");
+              } else {
+                uint32_t bits;
+                asm volatile("ld.shared.b32 %0, [%1];" : "=r"(bits) : "r"(addr) : "memory");
+                const float2 f = unpack_pair<In>(bits);
+                cx = f.x, cy = f.y;
+              }
+              x = fmaf(p.beta, cx, x);
+              y = fmaf(p.beta, cy, y);
+            }
+            if constexpr (C::kDBytes == 4) {
+              st_shared_v2_f32(addr, x, y);
+            } else {
+              st_shared_b32(addr, pack_pair<In>(x, y));
+            }
+          }
+        }
+      };
+#pragma unroll
+      for (int chunk = 0; chunk < C::kChunks; ++chunk) {
+        // The previous store from this buffer (last chunk or last tile) has been read out.
+        if (t == 0) dev::bulk_wait_group_read<0>();
+        dev::named_barrier_sync(2 + consumer, 128);
+        if (p.beta != 0.0f) {  // uniform
+          // C's boxes of this chunk (those starting inside N; rows past M and columns past N come
+          // in as zeros) into the buffer; the barrier above ordered every earlier read of it
+          // (TMA store, tail and storer-warp loads) before this write. NOTES: loaded here, not
+          // during the mainloop: a prefetch there (once the previous store had read the buffer
+          // out) measured no gain, 221.7 against 221.4 us at 4096^3 (run 85).
+          if (t == 0) {
+            const int64_t chunk_n0 = tc.n0 + chunk * C::kStoreCols;
+            const int boxes = row0 >= p.m || chunk_n0 >= p.n ? 0
+                              : static_cast<int>(min(static_cast<int64_t>(kBoxesPerChunk),
+                                                     (p.n - chunk_n0 + C::kBoxCols - 1) / C::kBoxCols));
+            dev::mbarrier_arrive_expect_tx(c_bar, static_cast<uint32_t>(boxes) * C::kBoxBytes);
+            for (int b = 0; b < boxes; ++b)
+              dev::tma_load_2d(c_buffer + b * C::kBoxBytes, &map_c, c_bar,
+                               static_cast<int32_t>(chunk_n0 + b * C::kBoxCols), row0);
+          }
+          dev::mbarrier_wait(c_bar, c_phase);
+          c_phase ^= 1;
+          stage_chunk(chunk, std::true_type{});
+        } else {
+          stage_chunk(chunk, std::false_type{});
+        }
+        if (p.d_by_threads) {  // uniform
+          dev::named_barrier_sync(2 + consumer, 128);
+          store_chunk_by_threads<C>(p, c_buffer, row0, tc.n0 + chunk * C::kStoreCols, t);
+          continue;  // the next chunk's (or tile's) barrier orders these reads before the rewrite
+        }
+        // The generic-proxy writes above must be visible to the TMA engine (async proxy).
+        dev::fence_proxy_async_shared();
+        dev::named_barrier_sync(2 + consumer, 128);
+        const int32_t chunk_n0 = tc.n0 + chunk * C::kStoreCols;
+        if (t == 0 && row0 < p.m) {
+#pragma unroll
+          for (int b = 0; b < C::kStoreCols / C::kBoxCols; ++b) {
+            const int32_t col = chunk_n0 + b * C::kBoxCols;
+            if (b < C::kFullBoxes && col < p.n_tma)  // a fitting width's partial box: below
+              dev::tma_store_2d(&map_d, c_buffer + b * C::kBoxBytes, col,
+                                row0 + u.split * static_cast<int32_t>(p.slab_rows));
+          }
+          dev::bulk_commit_group();
+        }
+        if constexpr (C::kFit && C::kTileN % C::kBoxCols != 0) {
+          // The partial last box (16 or 48 of its 64 columns are this tile's; a TMA store would
+          // write the next tile's): 16-byte chunks by the threads, up to n_tma (the tail below
+          // takes the rest). Rows start 16-byte aligned: ldd % 8 == 0, N0 a multiple of 16.
+          constexpr int kPartChunks = (C::kTileN % C::kBoxCols) / 8;
+          const int64_t box_n0 = chunk_n0 + C::kFullBoxes * C::kBoxCols;
+          for (int i = t; i < 64 * kPartChunks; i += 128) {
+            const int r = i / kPartChunks, q = i % kPartChunks;
+            const int64_t col = box_n0 + q * 8;
+            if (row0 + r >= p.m || col + 8 > p.n_tma) continue;
+            const uint32_t addr = c_buffer + C::kFullBoxes * C::kBoxBytes + r * C::kSwizzleBytes +
+                                  ((static_cast<uint32_t>(q) ^ static_cast<uint32_t>(r % 8)) * 16);
+            uint4 v;
+            asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr)
+                         : "memory");
+            *reinterpret_cast<uint4*>(static_cast<uint16_t*>(p.d) + (row0 + r) * p.ldd + col) = v;
+          }
+        }
+        if (p.n_tma < p.n && p.n_tma >= chunk_n0 && p.n_tma < chunk_n0 + C::kChunkTileCols) {  // uniform
+          // The tail lies in one 16-byte chunk of this chunk's columns: 64 rows x up to
+          // kChunkCols - 1 columns.
+          const int tail = static_cast<int>(p.n - p.n_tma);
+          const int local0 = static_cast<int>(p.n_tma - chunk_n0);
+          for (int i = t; i < 64 * C::kChunkCols; i += 128) {
+            const int r = i / C::kChunkCols, c = i % C::kChunkCols;
+            if (c >= tail || row0 + r >= p.m) continue;
+            const int local = local0 + c;
+            const uint32_t byte = static_cast<uint32_t>(local % C::kBoxCols) * C::kDBytes;
+            const uint32_t addr = c_buffer + (local / C::kBoxCols) * C::kBoxBytes + r * C::kSwizzleBytes +
+                                  (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
+            const int64_t at = (row0 + r) * p.ldd + p.n_tma + c;
+            if constexpr (C::kDBytes == 4) {
+              uint32_t bits;
+              asm volatile("ld.shared.u32 %0, [%1];" : "=r"(bits) : "r"(addr) : "memory");
+              static_cast<uint32_t*>(p.d)[at] = bits;
+            } else {
+              uint16_t bits;
+              asm volatile("ld.shared.u16 %0, [%1];" : "=h"(bits) : "r"(addr) : "memory");
+              static_cast<uint16_t*>(p.d)[at] = bits;
+            }
+          }
+        }
+      }
+    }
+    // Shared memory must stay until every store has read it out (and D is written).
+    if (t == 0) dev::bulk_wait_group<0>();
+  }
+  // The peer still multicasts into this CTA and arrives on its barriers until its last k-block.
+  dev::cluster_sync();
+}
+
+}  // namespace tcgemm::sm90_pc
