@@ -5,19 +5,13 @@
 #include "core/diag_flag.hpp"
 #include "kernels/common/repack.hpp"
 #include "kernels/common/tile_counters.hpp"
-#include "kernels/sm90/pc_repack.hpp"
-#include "kernels/sm90/pc_split_k.hpp"
-#include "kernels/sm90/pc_swap.hpp"
 #include "kernels/sm90/multicast.hpp"
 #include "kernels/sm90/peel.hpp"
+#include "kernels/sm90/register_sm90.hpp"
 #include "kernels/sm90/split_k.hpp"
-#include "kernels/sm90/swap_ab.hpp"
-#include "kernels/sm90/swap_steal.hpp"
 #include "kernels/sm90/skinny_gemm.hpp"
 #include "kernels/sm90/tiny_gemm.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
-#include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
-#include "kernels/sm90/wgmma_ws_pingpong.hpp"
 #include "kernels/sm90/wgmma_ws_streamk.hpp"
 #include "runtime/registry.hpp"
 
@@ -35,6 +29,22 @@ KernelEntry wgmma_entry(std::string_view name, DType input, const Sm90WsShape& s
   e.stages = s.stages;
   e.threads = s.threads;
   return e;
+}
+
+Status sm90_planned_fits(const SplitKPlan& p, const char* who) {
+  if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
+  if (p.splits <= 1 && p.variant == Sm90WsVariant{})
+    return Status::unsupported(std::string("the plan is the 128x256 tile unsplit: ") + who + " serves it");
+  if (forced_split_k() == 0 && p.ctas > current_sm_count())
+    return Status::unsupported("the plan needs more than one round of CTAs: the persistent kernels serve it");
+  return Status::success();
+}
+
+// The plan for the repacked problem (the copies' aligned ld's): WsLoads::in_copy for the fused
+// entry, over the tiles that have in-copy instances (the same plan whether the grid or the copies
+// kernel copies).
+SplitKPlan sm90_repacked_plan(const GemmDesc& g, DType input, WsLoads loads) {
+  return plan_split_k(repacked_desc(g, plan_tma_repack(g)), input, current_sm_count(), loads);
 }
 
 namespace {
@@ -173,14 +183,6 @@ KernelEntry splitk_entry(std::string_view name) {
 // entry is registered with).
 std::pair<int, int> plan_tile(const SplitKPlan& p) { return {64 * p.variant.consumers, p.variant.tile_n}; }
 
-Status planned_fits(const SplitKPlan& p, const char* who) {
-  if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
-  if (p.splits <= 1 && p.variant == Sm90WsVariant{})
-    return Status::unsupported(std::string("the plan is the 128x256 tile unsplit: ") + who + " serves it");
-  if (forced_split_k() == 0 && p.ctas > current_sm_count())
-    return Status::unsupported("the plan needs more than one round of CTAs: the persistent kernels serve it");
-  return Status::success();
-}
 
 template <DType In>
 KernelEntry planned_entry(std::string_view name) {
@@ -188,7 +190,7 @@ KernelEntry planned_entry(std::string_view name) {
   e.preference = 3;
   e.supports = [](const GemmDesc& g) -> Status {
     if (Status s = sm90_wgmma_ws_supports(g, In); !s.ok()) return s;
-    return planned_fits(plan_split_k(g, In, current_sm_count()), "the plain kernel");
+    return sm90_planned_fits(plan_split_k(g, In, current_sm_count()), "the plain kernel");
   };
   e.workspace_bytes = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count()).workspace_bytes; };
   e.split_k = [](const GemmDesc& g) { return plan_split_k(g, In, current_sm_count()).splits; };
@@ -198,32 +200,24 @@ KernelEntry planned_entry(std::string_view name) {
   return e;
 }
 
-// The plan for the repacked problem (the copies' aligned ld's): WsLoads::in_copy for the fused
-// entry, over the tiles that have in-copy instances (the same plan whether the grid or the copies
-// kernel copies).
-template <DType In>
-SplitKPlan repacked_plan(const GemmDesc& g, WsLoads loads = WsLoads::tma) {
-  return plan_split_k(repacked_desc(g, plan_tma_repack(g)), In, current_sm_count(), loads);
-}
-
 template <DType In>
 KernelEntry planned_repack_entry(std::string_view name) {
   KernelEntry e = ws_entry<In>(name);
   e.preference = 3;
   e.supports = [](const GemmDesc& g) -> Status {
     if (Status s = repack_supports<In>(g); !s.ok()) return s;
-    return planned_fits(repacked_plan<In>(g), "the repack path");
+    return sm90_planned_fits(sm90_repacked_plan(g, In), "the repack path");
   };
   e.copy_bytes = &repack_copy_bytes;
-  e.split_k = [](const GemmDesc& g) { return repacked_plan<In>(g).splits; };
-  e.tile_for = [](const GemmDesc& g) { return plan_tile(repacked_plan<In>(g)); };
-  e.workspace_bytes = [](const GemmDesc& g) { return copies_then(g, repacked_plan<In>(g).workspace_bytes); };
+  e.split_k = [](const GemmDesc& g) { return sm90_repacked_plan(g, In).splits; };
+  e.tile_for = [](const GemmDesc& g) { return plan_tile(sm90_repacked_plan(g, In)); };
+  e.workspace_bytes = [](const GemmDesc& g) { return copies_then(g, sm90_repacked_plan(g, In).workspace_bytes); };
   e.launch = [](const GemmArgs& args) -> Status {
     Result<GemmArgs> next = repack_before_split(args);
     if (!next.ok()) return next.status();
     return sm90_wgmma_ws_planned_launch(next.value(), In);
   };
-  e.describe = [](const GemmDesc& g) { return "repack A/B, then " + describe(repacked_plan<In>(g)); };
+  e.describe = [](const GemmDesc& g) { return "repack A/B, then " + describe(sm90_repacked_plan(g, In)); };
   return e;
 }
 
@@ -270,16 +264,16 @@ KernelEntry planned_fused_repack_entry(std::string_view name) {
   e.preference = 0;  // by name until measured against the copies kernel
   e.supports = [](const GemmDesc& g) -> Status {
     if (Status s = repack_supports<In>(g); !s.ok()) return s;
-    return planned_fits(repacked_plan<In>(g, WsLoads::in_copy), "the repack path");
+    return sm90_planned_fits(sm90_repacked_plan(g, In, WsLoads::in_copy), "the repack path");
   };
-  e.split_k = [](const GemmDesc& g) { return repacked_plan<In>(g, WsLoads::in_copy).splits; };
-  e.tile_for = [](const GemmDesc& g) { return plan_tile(repacked_plan<In>(g, WsLoads::in_copy)); };
+  e.split_k = [](const GemmDesc& g) { return sm90_repacked_plan(g, In, WsLoads::in_copy).splits; };
+  e.tile_for = [](const GemmDesc& g) { return plan_tile(sm90_repacked_plan(g, In, WsLoads::in_copy)); };
   e.workspace_bytes = [](const GemmDesc& g) {
-    return copies_then(g, repacked_plan<In>(g, WsLoads::in_copy).workspace_bytes);
+    return copies_then(g, sm90_repacked_plan(g, In, WsLoads::in_copy).workspace_bytes);
   };
   e.launch = &fused_repack_launch<In>;
   e.describe = [](const GemmDesc& g) {
-    return "the grid copies A/B itself, then " + describe(repacked_plan<In>(g, WsLoads::in_copy));
+    return "the grid copies A/B itself, then " + describe(sm90_repacked_plan(g, In, WsLoads::in_copy));
   };
   return e;
 }
@@ -317,12 +311,12 @@ KernelEntry gated_fused_repack_entry(std::string_view name) {
     if (copies > kFusedCopyBytes)
       return Status::unsupported("copies of " + std::to_string(copies) + " bytes: over " +
                                  std::to_string(kFusedCopyBytes) + " the copies kernel moves them as fast");
-    const SplitKPlan p = repacked_plan<In>(g, WsLoads::in_copy);
+    const SplitKPlan p = sm90_repacked_plan(g, In, WsLoads::in_copy);
     if (p.ctas > 0 && copies > kFusedCopyBytesPerCta * static_cast<std::size_t>(p.ctas))
       return Status::unsupported("copies of " + std::to_string(copies / static_cast<std::size_t>(p.ctas)) +
                                  " bytes a CTA over the plan's " + std::to_string(p.ctas) +
                                  " CTAs: the copies kernel spreads them over every SM");
-    return planned_fits(p, "the repack path");
+    return sm90_planned_fits(p, "the repack path");
   };
   return e;
 }
@@ -400,10 +394,10 @@ KernelEntry planned_row_class_entry(std::string_view name) {
     const SplitKPlan p = plan_split_k(g, In, current_sm_count(), WsLoads::row_classes);
     if (p.predicted_us >= 1e30)
       return Status::unsupported("row classes take K-major A and B only (A row-major, B column-major)");
-    if (Status s = planned_fits(p, "the repack path"); !s.ok()) return s;
+    if (Status s = sm90_planned_fits(p, "the repack path"); !s.ok()) return s;
     if (forced_split_k() != 0) return Status::success();
     const double copies = static_cast<double>(repack_copy_bytes(g)) / kRepackBytesPerUs + kRepackLaunchUs;
-    const double repacked = repacked_plan<In>(g).predicted_us;
+    const double repacked = sm90_repacked_plan(g, In).predicted_us;
     if (p.predicted_us > kRowClassMargin * (copies + repacked))
       return Status::unsupported("the copies then TMA are predicted faster (" + std::to_string(static_cast<int>(copies + repacked)) +
                                  " us against " + std::to_string(static_cast<int>(p.predicted_us)) +
@@ -430,398 +424,6 @@ KernelEntry peel_entry(std::string_view name) {
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_peel_supports(g, In); };
   e.workspace_bytes = [](const GemmDesc& g) { return sm90_wgmma_ws_peel_workspace(g); };
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_peel_launch(a, In); };
-  return e;
-}
-
-// Swap-A/B onto a narrow tile (swap_ab.hpp): each width takes the M range it fits, K split inside
-// where the tiles leave SMs idle. tile_m/tile_n are in the problem's coordinates: M by N.
-// kPreference: 4 (above split-K's 3: at M <= 64 the 128x256 tile multiplies mostly padding) for
-// the variant gemm() runs (swap_ab_variant), 0 for the 128-row alternates of widths 16 and 32.
-// The 128-wide tile (64 < M <= 128) gets 3, level with the planned split-K entries, which win the
-// tie by tile size wherever their plan fits one round: at 128x8192x28672 split-K on 128x256 beat
-// this tile in every same-process comparison (0.98-1.06x against 0.89-0.98x, runs 13, 14, 21);
-// where the plan does not fit (large N) this tile still ranks above the cluster kernel, whose
-// second CTA of each pair would have no rows.
-template <int TileN, int Consumers>
-Sm90WsVariant narrow() { return sm90_wgmma_ws_narrow_variant(TileN, Consumers); }
-
-template <DType In, int TileN, int Consumers, int kPreference>
-KernelEntry swap_entry(std::string_view name) {
-  constexpr auto v = &narrow<TileN, Consumers>;
-  const Sm90WsShape s = sm90_wgmma_ws_shape(In, v());
-  KernelEntry e = wgmma_entry(name, In, {s.tile_n, s.tile_m, s.tile_k, s.stages, s.threads, s.smem_bytes});
-  e.preference = kPreference;
-  e.supports = [](const GemmDesc& g) { return sm90_swap_ab_supports(g, In, v()); };
-  e.workspace_bytes = [](const GemmDesc& g) { return sm90_swap_ab_workspace(g, v()); };
-  e.split_k = [](const GemmDesc& g) { return sm90_swap_ab_splits(g, v()); };
-  e.launch = [](const GemmArgs& a) { return sm90_swap_ab_launch(a, In, v()); };
-  e.describe = [](const GemmDesc& g) { return sm90_swap_ab_describe(g, v()); };
-  e.function = [] { return sm90_wgmma_ws_function(In, false, v()); };
-  return e;
-}
-
-// The one-consumer narrow tiles unswapped (swap_ab.hpp sm90_narrow_*): 64 rows of M by TileN of N,
-// the swap entry's plan. By name (preference 0) unless a rule gates it.
-template <DType In, int TileN>
-KernelEntry narrow_entry(std::string_view name) {
-  constexpr auto v = &narrow<TileN, 1>;
-  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_shape(In, v()));
-  e.preference = 0;
-  e.supports = [](const GemmDesc& g) { return sm90_narrow_supports(g, In, v()); };
-  e.workspace_bytes = [](const GemmDesc& g) { return sm90_narrow_workspace(g, v()); };
-  e.split_k = [](const GemmDesc& g) { return sm90_narrow_splits(g, v()); };
-  e.launch = [](const GemmArgs& a) { return sm90_narrow_launch(a, In, v()); };
-  e.function = [] { return sm90_wgmma_ws_function(In, false, v()); };
-  return e;
-}
-
-// The unswapped 64x64 tile that gemm() runs for 32 < M <= 64 (tiles64x64_fit_one_round; preference
-// 6, above the swapped 64x64 tile's 5, which keeps the layouts this one refuses). Run 199: 7-17%
-// ahead of the swapped tile on all 10 midm_split shapes.
-constexpr char kNarrow64Why[] =
-    "the unswapped 64x64 tile takes M of 33..64 where ceil(N/64) tiles fit one round (the swap tiles serve the "
-    "rest)";
-template <DType In>
-KernelEntry gated_narrow64_entry(std::string_view name) {
-  KernelEntry e = narrow_entry<In, 64>(name);
-  e.preference = 6;
-  e.supports = [](const GemmDesc& g) {
-    if (!tiles64x64_fit_one_round(g.m, g.n, current_sm_count())) return Status::unsupported(kNarrow64Why);
-    if (g.a.layout == Layout::column && g.k < kNarrow64MnMajorAMinK)
-      return Status::unsupported("with a column-major A the unswapped 64x64 tile takes K >= " +
-                                 std::to_string(kNarrow64MnMajorAMinK) + " (path_rules.hpp: measured slower below)");
-    return sm90_narrow_supports(g, In, narrow<64, 1>());
-  };
-  return e;
-}
-
-// Swap A/B with a shared tail (swap_steal.hpp): the decode widths where ceil(N/64) tiles nearly
-// fill the SMs. By name only (preference 0): it balanced the SMs' finish times but measured 3-5%
-// slower than the plain swap tile at 16x8192x8192 (39.7 against 38.4 us, session 11, call 10).
-template <DType In, int TileN>
-KernelEntry swap_steal_entry(std::string_view name) {
-  KernelEntry e = wgmma_entry(name, In, {TileN, 64, 64, sm90_swap_steal_stages(TileN), 384, 0});
-  e.preference = 0;
-  e.supports = [](const GemmDesc& g) {
-    if (Status s = sm90_swap_steal_supports(g, In); !s.ok()) return s;
-    if ((g.m <= 16) != (TileN == 16))
-      return Status::unsupported("M = " + std::to_string(g.m) + " takes the " + (g.m <= 16 ? "16" : "32") +
-                                 "-wide swap-steal tile");
-    return Status::success();
-  };
-  e.workspace_bytes = [](const GemmDesc& g) { return sm90_swap_steal_workspace(g); };
-  e.launch = [](const GemmArgs& a) { return sm90_swap_steal_launch(a, In); };
-  e.function = [] { return sm90_swap_steal_function(In, TileN); };
-  return e;
-}
-
-// A swap tile that gemm() runs (preference 5, above the 64x128 tile's 4) where its rule (path_rules.hpp,
-// shared with explain's advice) holds for M and N; `why` says what it takes when the rule refuses.
-template <DType In, int TileN, int Consumers, bool (*kRule)(int64_t, int64_t, int64_t), const char* kWhy>
-KernelEntry gated_swap_entry(std::string_view name) {
-  KernelEntry e = swap_entry<In, TileN, Consumers, 5>(name);
-  e.supports = [](const GemmDesc& g) {
-    if (!kRule(g.m, g.n, current_sm_count())) return Status::unsupported(kWhy);
-    return sm90_swap_ab_supports(g, In, narrow<TileN, Consumers>());
-  };
-  return e;
-}
-
-// The 128-row swap tiles of widths 16 and 32 (swap_narrow_takes_128_rows: 64 rows would need a second
-// round of CTAs, 128 fit one); the by-name alternates (preference 0) run anywhere their width fits.
-constexpr char kOneRoundWhy[] =
-    "the 128-row swap tile of widths 16 and 32 takes N where 64-row tiles need a second round and 128-row ones fit "
-    "one (the 64-row tile serves the rest)";
-
-// Width 64 on 64 rows of N, one consumer (as the 16/32-wide tiles; tiles64x64_fit_one_round: its tiles
-// fit one round): twice the 64x128 tile's tiles, so half the splits, summed in clusters.
-constexpr char kRows64Why[] =
-    "the 64-row swap tile of width 64 takes M of 33..64 where ceil(N/64) tiles fit one round (the 64x128 and "
-    "64x256 tiles serve the rest)";
-
-// The four-consumer 64x256 swap tile (swap_wide_tile_fills: its CTAs fill >= 80% of the SMs); by name
-// it runs anywhere its width fits.
-constexpr char kWideWhy[] =
-    "the wide 64-column swap tile takes M of 33..64 with ceil(N/256) CTAs filling >= 80% of the SMs (the 64x128 "
-    "tile serves the rest)";
-
-// wgmma_ws_persistent_cluster.cu: persistent grid of 2-CTA clusters (B multicast), the ring of
-// stages running across tiles, TMA-store epilogue (C TMA-loaded into the same boxes where beta
-// != 0); TN with a row-major D of the input type (C likewise). kMaxClusters caps the grid (0: every cluster that fits; 64: 128 CTAs, the reference's
-// choice, which at the peak shapes needs no more tile rounds than 66 clusters). kTile: the CTA tile.
-template <DType In, int kStages, int kMaxClusters = 0, PcTile kTile = PcTile::m128n256>
-KernelEntry pc_entry(std::string_view name) {
-  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pc_shape(kStages, In, kTile));
-  e.cluster_m = 2;
-  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pc_supports(g, In); };
-  e.launch = [](const GemmArgs& a) {
-    return sm90_wgmma_ws_pc_launch(a, In, kStages, kMaxClusters, PcDStore::tma, kTile);
-  };
-  e.function = [] { return sm90_wgmma_ws_pc_function(In, kStages, kTile); };
-  e.workspace_bytes = nullptr;
-  // The 3-stage kernel on every cluster that fits beat the plain kernel on all ten bf16/f16 peak
-  // problems in three same-process passes (+3-11%, bench/NOTES.md), so it is the default where
-  // it applies (above the plain kernel's 1, below the shape-specific split-K and swap paths);
-  // the other variants run by name.
-  // tf32 likewise: 1.00x/1.04x cuBLAS tf32 at 4096^3/8192^3 against the plain kernel's
-  // 0.95x/0.97x (two passes each, bench/NOTES.md).
-  e.preference = (kStages == 3 && kMaxClusters == 0 && kTile == PcTile::m128n256) ? 2 : 0;
-  return e;
-}
-
-// The 3-stage 128x256 cluster kernel storing an f32 D (and reading an f32 C) from bf16/f16
-// inputs: gemm()'s pick there (preference 2, as the 16-bit-D entry), where the plain ws kernel's
-// staged epilogue ran 0.92x cuBLAS at 4096^3 (bench/NOTES.md, "beta and an f32 D on the cluster kernel").
-template <DType In>
-KernelEntry pc_f32d_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 3>(name);
-  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pc_supports(g, In, PcDStore::tma, true); };
-  e.function = [] { return sm90_wgmma_ws_pc_f32d_function(In); };
-  return e;
-}
-
-// pc_split_k.hpp: split-K on the cluster kernel (f32 slabs by TMA store from the _f32d instance,
-// then the fixed-order reduce); by name only until measured against the planned ws split-K.
-template <DType In>
-KernelEntry pc_splitk_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 3>(name);
-  e.preference = 0;
-  e.supports = [](const GemmDesc& g) { return sm90_pc_splitk_supports(g, In); };
-  e.workspace_bytes = [](const GemmDesc& g) { return sm90_pc_splitk_workspace(g, In); };
-  e.split_k = [](const GemmDesc& g) { return plan_pc_split_k(g, In, current_sm_count()).splits; };
-  e.launch = [](const GemmArgs& a) { return sm90_pc_splitk_launch(a, In); };
-  e.function = [] { return sm90_wgmma_ws_pc_f32d_function(In); };
-  e.describe = [](const GemmDesc& g) { return describe(plan_pc_split_k(g, In, current_sm_count())); };
-  return e;
-}
-
-// The grid-fitting widths of the persistent cluster kernel (128 x 144, 160, 176, 192; bf16/f16, 4 stages):
-// by name each, and as gemm()'s pick (preference 4, above stream-K's 3) where fit_tile_width
-// (analysis/path_rules.hpp) finds a width whose pair grid fills the clusters: M of 150-768 on
-// large N, where 128x256 leaves SMs idle (bench/NOTES.md, "grid-fitting widths").
-template <DType In>
-KernelEntry pc_fit_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 4, 0, PcTile::m128n192>(name);
-  e.preference = 4;
-  e.supports = [](const GemmDesc& g) -> Status {
-    if (fit_tile_width(g.m, g.n, current_sm_count()) == 0)
-      return Status::unsupported("no tile width of 144-192 fills the clusters >= 5% better than 128x256 here");
-    return sm90_wgmma_ws_pc_supports(g, In);
-  };
-  e.launch = [](const GemmArgs& a) {
-    return sm90_wgmma_ws_pc_launch(a, In, 4, 0, PcDStore::tma,
-                                   pc_fit_tile(fit_tile_width(a.desc.m, a.desc.n, current_sm_count())));
-  };
-  e.describe = [](const GemmDesc& g) {
-    const int64_t w = fit_tile_width(g.m, g.n, current_sm_count());
-    return w == 0 ? std::string("no fitting width") : "128x" + std::to_string(w) + " tiles in 2-CTA clusters, 4 stages";
-  };
-  e.tile_for = [](const GemmDesc& g) {
-    const int64_t w = fit_tile_width(g.m, g.n, current_sm_count());
-    return std::pair<int, int>{128, w > 0 ? static_cast<int>(w) : 192};
-  };
-  return e;
-}
-
-// The fitting widths on the swapped problem (pc_swap.hpp): gemm()'s pick (preference 5, above the
-// unswapped width's 4) where swap_fit_tile_width (analysis/path_rules.hpp, shared with explain)
-// finds a width of M that models >= 5% faster than both 128x256 and the unswapped width: M of
-// 150-640 that 128-row tiles pad or leave ghost rows in (320x8192x8192).
-// Swapped entries declare their tile in the caller's orientation (width of M x 128 rows of N, the
-// CTA pairs along N), as the small-M swap entries do; the rule's entry declares the widest width.
-void orient_swapped(KernelEntry& e) {
-  std::swap(e.tile_m, e.tile_n);
-  e.cluster_m = 1;
-  e.cluster_n = 2;
-}
-
-template <DType In>
-KernelEntry pc_swap_fit_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 4, 0, PcTile::m128n192>(name);
-  orient_swapped(e);
-  e.preference = 5;
-  e.supports = [](const GemmDesc& g) -> Status {
-    if (swap_fit_tile_width(g.m, g.n, current_sm_count()) == 0)
-      return Status::unsupported("swapped, no tile width of 144-192 fits M into fewer rounds' area than the unswapped "
-                                 "tiles (by >= 5%)");
-    return sm90_pc_swap_supports(g, In);
-  };
-  e.launch = [](const GemmArgs& a) {
-    return sm90_pc_swap_launch(a, In, pc_fit_tile(swap_fit_tile_width(a.desc.m, a.desc.n, current_sm_count())));
-  };
-  e.describe = [](const GemmDesc& g) {
-    const int64_t w = swap_fit_tile_width(g.m, g.n, current_sm_count());
-    return w == 0 ? std::string("no swapped fitting width")
-                  : "swap A/B: D^T = B^T A^T on 128x" + std::to_string(w) + " tiles (N x M) in 2-CTA clusters, 4 stages";
-  };
-  e.tile_for = [](const GemmDesc& g) {  // the caller's orientation: M's width x N's 128 rows
-    const int64_t w = swap_fit_tile_width(g.m, g.n, current_sm_count());
-    return std::pair<int, int>{w > 0 ? static_cast<int>(w) : 192, 128};
-  };
-  return e;
-}
-
-// One swapped width by name (the profiler's sweeps; `<width>x128`: M's width by N's 128 rows): M > 128 (the narrow swap-A/B tiles serve the
-// rest) wherever the layouts and rules allow it.
-template <DType In, PcTile kTile>
-KernelEntry pc_swap_width_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 4, 0, kTile>(name);
-  orient_swapped(e);
-  e.supports = [](const GemmDesc& g) -> Status {
-    if (g.m <= 128) return Status::unsupported("M <= 128: the narrow swap-A/B tiles (*_swapab) serve it");
-    return sm90_pc_swap_supports(g, In);
-  };
-  e.launch = [](const GemmArgs& a) { return sm90_pc_swap_launch(a, In, kTile); };
-  return e;
-}
-
-// The 192x192 tile of the persistent cluster kernel (three consumer warpgroups): by name, and as
-// gemm()'s pick (preference 4, above stream-K's 3) where square_tile_wins (analysis/path_rules.hpp,
-// shared with explain's advice): fewer rounds of tiles than 128x256 for the same MMAs, e.g. 4224^3.
-// gemm() runs 4 stages: level with 3 at 4224^3 and 1% ahead at 3072^3, one kernel a process over
-// four alternating passes (bench/NOTES.md, "A 192x192 tile", run 62).
-template <DType In, int kStages, bool kGemmPick = false>
-KernelEntry pc_square_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, kStages, 0, PcTile::m192n192>(name);
-  if constexpr (kGemmPick) {
-    e.preference = 4;
-    e.supports = [](const GemmDesc& g) {
-      if (!square_tile_wins(g.m, g.n, current_sm_count()))
-        return Status::unsupported("the 192x192 tile runs no fewer tile rounds than 128x256 here (by at least 5%)");
-      return sm90_wgmma_ws_pc_supports(g, In);
-    };
-  }
-  return e;
-}
-
-// The tall 256x128 tile where gemm() runs it (preference 5, above the 192x192 and fitting-width
-// rules' 4): tall_tile_wins (analysis/path_rules.hpp, shared with explain).
-template <DType In>
-KernelEntry pc_tall_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 4, 0, PcTile::m256n128>(name);
-  e.preference = 5;
-  e.supports = [](const GemmDesc& g) {
-    if (!tall_tile_wins(g.m, g.n, current_sm_count()))
-      return Status::unsupported("the 256x128 tile runs no fewer tile rounds' area than the other cluster tiles here "
-                                 "(by at least 5%)");
-    return sm90_wgmma_ws_pc_supports(g, In);
-  };
-  return e;
-}
-
-// wgmma_ws_pingpong.cu: the persistent cluster kernel's contract (TN, row-major 16-bit D,
-// beta == 0) with ping-pong consumers, each warpgroup a 64x256 tile of its own; by name only
-// (preference 0) until the bench decides.
-template <DType In, int kStages>
-KernelEntry pingpong_entry(std::string_view name) {
-  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_pingpong_shape(kStages));
-  e.cluster_m = 2;
-  e.preference = 0;
-  e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_pingpong_supports(g, In); };
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pingpong_launch(a, In, kStages); };
-  e.function = [] { return sm90_wgmma_ws_pingpong_function(In, kStages); };
-  e.workspace_bytes = nullptr;
-  return e;
-}
-
-// Small M (64 < M <= 128) over many 256-wide column tiles: the ping-pong kernel's 64-row tiles put
-// a real tile in each CTA of a cluster pair, where the 128-row kernels leave the second CTA a ghost
-// (or split K and pay a reduce). Measured (bench/NOTES.md, "Small M on the ping-pong kernel"): s5
-// 0.88-0.98x of cuBLAS against 0.76-0.87x for the previous picks wherever its CTAs (two per
-// 256-wide column) fill at least 70% of the SMs; at N = 8192 (half the SMs) split-K stays ahead.
-Status pingpong_small_m_applies(const GemmDesc& g) {
-  if (g.m <= 64 || g.m > 128)
-    return Status::unsupported("the small-M ping-pong path takes 64 < M <= 128 (two real 64-row tiles a pair)");
-  const Sm90WsShape t = sm90_wgmma_ws_pingpong_shape(5);
-  const int64_t ctas = 2 * pair_grid(g, t.tile_m, t.tile_n, t.tile_k).pair_tiles;  // one pair row
-  if (10 * ctas < 7 * static_cast<int64_t>(current_sm_count()))
-    return Status::unsupported("its " + std::to_string(ctas) + " CTAs would fill under 70% of the SMs: split-K or swap A/B serves it");
-  return Status::success();
-}
-
-// An entry's supports(): the kernel's own rules, then where gemm() should prefer it.
-template <DType In, Status (*Kernel)(const GemmDesc&, DType), Status (*Applies)(const GemmDesc&)>
-Status gated_supports(const GemmDesc& g) {
-  if (Status s = Kernel(g, In); !s.ok()) return s;
-  return Applies(g);
-}
-
-template <DType In>
-KernelEntry pingpong_small_m_entry(std::string_view name) {
-  KernelEntry e = pingpong_entry<In, 5>(name);
-  e.preference = 4;
-  e.supports = &gated_supports<In, &sm90_wgmma_ws_pingpong_supports, &pingpong_small_m_applies>;
-  return e;
-}
-
-// pc_repack.hpp: the persistent cluster kernel behind the A/B copies (a misaligned D stored by its threads).
-// Preference 2, above the plain repack entry (1) and below repack + split-K (3), which takes the
-// shapes whose tiles do not fill the SMs.
-template <DType In>
-KernelEntry pc_repack_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 3>(name);
-  e.supports = [](const GemmDesc& g) { return sm90_pc_repack_supports(g, In); };
-  e.workspace_bytes = &sm90_pc_repack_workspace;
-  e.copy_bytes = &sm90_pc_repack_copy_bytes;
-  e.launch = [](const GemmArgs& a) { return sm90_pc_repack_launch(a, In); };
-  e.preference = 2;
-  return e;
-}
-
-// Stream-K on the persistent cluster kernel (3 stages): the pair-tiles past the last full round
-// shared along K by every cluster, partial tiles fixed up in k order through the workspace.
-// Preference 3 (above the plain cluster kernel's 2) where it shares a tail after at least one full
-// round: it won all 12 sustained passes there (+0.4-3.3% bf16 and +3.5-7.6% f16 at 4224^3,
-// +2.3-5.0% at 4097^3 through the repack; bench/NOTES.md); elsewhere it declines, since it would
-// run the plain kernel's schedule (measured -0.4 to -1%).
-Status pc_streamk_applies(const GemmDesc& g) {
-  if (sm90_pc_streamk_shares_tail(g)) return Status::success();
-  // One tile row: the second CTA of every pair would multiply no rows (the swap path serves M <= 128).
-  if (g.m <= 128) return Status::unsupported("M <= 128 is one tile row: half of each CTA pair would idle");
-  return Status::unsupported("no partial last round to share after a full one (or it is more than half full), "
-                             "nor one round filling half to 60% of the clusters: the plain cluster kernel "
-                             "serves it");
-}
-
-template <DType In>
-KernelEntry pc_streamk_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 3>(name);
-  e.preference = 3;
-  e.supports = &gated_supports<In, &sm90_wgmma_ws_pc_streamk_supports, &pc_streamk_applies>;
-  e.workspace_bytes = &sm90_wgmma_ws_pc_streamk_workspace;
-  e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_pc_streamk_launch(a, In); };
-  e.function = [] { return sm90_wgmma_ws_pc_streamk_function(In); };
-  return e;
-}
-
-template <DType In>
-KernelEntry pc_repack_streamk_entry(std::string_view name) {
-  KernelEntry e = pc_streamk_entry<In>(name);
-  e.supports = &gated_supports<In, &sm90_pc_repack_supports, &pc_streamk_applies>;
-  e.workspace_bytes = &sm90_pc_repack_streamk_workspace;
-  e.copy_bytes = &sm90_pc_repack_copy_bytes;
-  e.launch = [](const GemmArgs& a) { return sm90_pc_repack_streamk_launch(a, In); };
-  return e;
-}
-
-// The same with D's thin edge (a partial last tile row/column of at most 8) computed inside the
-// copies (common/repack_strips.hpp), so the kernel runs only full tiles. Preference 4, above
-// repack + stream-K: the strips replace whole tiles of padding (4097^3: 49 of 561 tiles). Not where
-// the repack + split-K plan applies (its CTAs fit one round): 334x774x8082 ran 91.9 us on the
-// strips' 12 CTAs against 36.6 us planned (40.4 cuBLAS), 260x79x1508 27.9 against 16.8 (run 66).
-template <DType In>
-KernelEntry pc_repack_strips_entry(std::string_view name) {
-  KernelEntry e = pc_repack_streamk_entry<In>(name);
-  e.preference = 4;
-  e.supports = [](const GemmDesc& g) -> Status {
-    if (Status s = sm90_pc_repack_strips_supports(g, In); !s.ok()) return s;
-    if (planned_fits(repacked_plan<In>(g), "").ok())
-      return Status::unsupported("the tiles fill under one round of the SMs: the repack + split-K plan serves it");
-    return Status::success();
-  };
-  e.workspace_bytes = &sm90_pc_repack_strips_workspace;
-  e.launch = [](const GemmArgs& a) { return sm90_pc_repack_strips_launch(a, In); };
-  e.describe = [](const GemmDesc& g) { return sm90_pc_repack_strips_describe(g, In); };
   return e;
 }
 
@@ -876,61 +478,7 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   table.push_back(repack_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_repack_splitk"));
   table.push_back(ws_entry<DType::bf16, true>("sm90_wgmma_bf16_128x256x64_s4_ws_ds"));
   table.push_back(ws_entry<DType::f16, true>("sm90_wgmma_f16_128x256x64_s4_ws_ds"));
-  table.push_back(pc_entry<DType::bf16, 3>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::bf16, 4>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 3>("sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 4>("sm90_wgmma_f16_128x256x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_f32d_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_f32d"));
-  table.push_back(pc_f32d_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_tmastore_f32d"));
-  table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n144>("sm90_wgmma_bf16_128x144x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n160>("sm90_wgmma_bf16_128x160x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n176>("sm90_wgmma_bf16_128x176x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m128n192>("sm90_wgmma_bf16_128x192x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n144>("sm90_wgmma_f16_128x144x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n160>("sm90_wgmma_f16_128x160x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n176>("sm90_wgmma_f16_128x176x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m128n192>("sm90_wgmma_f16_128x192x64_s4_pc2x1_tmastore"));
-  // The tall 256x128 tile (four consumer warpgroups): by name anywhere it runs; gemm() takes the
-  // _tall entry where its rule does (run 181).
-  table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m256n128>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m256n128>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_tall_entry<DType::bf16>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore_tall"));
-  table.push_back(pc_tall_entry<DType::f16>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore_tall"));
-  table.push_back(pc_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore"));
-  table.push_back(pc_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_tmastore"));
-  table.push_back(pc_swap_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n144>("sm90_wgmma_bf16_144x128x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n160>("sm90_wgmma_bf16_160x128x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n176>("sm90_wgmma_bf16_176x128x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::bf16, PcTile::m128n192>("sm90_wgmma_bf16_192x128x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n144>("sm90_wgmma_f16_144x128x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n160>("sm90_wgmma_f16_160x128x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n176>("sm90_wgmma_f16_176x128x64_s4_pc2x1_swapab"));
-  table.push_back(pc_swap_width_entry<DType::f16, PcTile::m128n192>("sm90_wgmma_f16_192x128x64_s4_pc2x1_swapab"));
-  table.push_back(pc_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_splitk"));
-  table.push_back(pc_splitk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_splitk"));
-  table.push_back(pc_entry<DType::bf16, 3, 64>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore_g128"));
-  table.push_back(pc_repack_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack"));
-  table.push_back(pc_repack_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack"));
-  table.push_back(pc_entry<DType::bf16, 4, 64>("sm90_wgmma_bf16_128x256x64_s4_pc2x1_tmastore_g128"));
-  table.push_back(pc_square_entry<DType::bf16, 3>("sm90_wgmma_bf16_192x192x64_s3_pc2x1_tmastore"));
-  table.push_back(pc_square_entry<DType::bf16, 4>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_square_entry<DType::f16, 4>("sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_square_entry<DType::bf16, 4, true>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore_fit"));
-  table.push_back(pc_square_entry<DType::f16, 4, true>("sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore_fit"));
-  table.push_back(pc_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_streamk"));
-  table.push_back(pc_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk"));
-  table.push_back(pc_repack_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_streamk"));
-  table.push_back(pc_repack_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack_streamk"));
-  table.push_back(pc_repack_strips_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_strips"));
-  table.push_back(pc_repack_strips_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_repack_strips"));
-  table.push_back(pingpong_entry<DType::bf16, 4>("sm90_wgmma_bf16_64x256x64_s4_pingpong"));
-  table.push_back(pingpong_entry<DType::f16, 4>("sm90_wgmma_f16_64x256x64_s4_pingpong"));
-  table.push_back(pingpong_entry<DType::bf16, 5>("sm90_wgmma_bf16_64x256x64_s5_pingpong"));
-  table.push_back(pingpong_entry<DType::f16, 5>("sm90_wgmma_f16_64x256x64_s5_pingpong"));
-  table.push_back(pingpong_small_m_entry<DType::bf16>("sm90_wgmma_bf16_64x256x64_s5_pingpong_smallm"));
-  table.push_back(pingpong_small_m_entry<DType::f16>("sm90_wgmma_f16_64x256x64_s5_pingpong_smallm"));
+  add_sm90_pc_kernels(table);
   table.push_back(streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_streamk"));
   table.push_back(streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s4_ws_streamk"));
   table.push_back(serial_splitk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s4_ws_serial_splitk"));
@@ -938,49 +486,7 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   // TF32 (f32 storage) on m64n256k8: K-major A and B only, BK = 32 (the same 128-byte rows); the
   // plain kernel's preference, so gemm() takes it over sm80_mma_sync_tf32 where it applies.
   table.push_back(ws_entry<DType::tf32>("sm90_wgmma_tf32_128x256x32_s4_ws"));
-  // The persistent cluster kernel on tf32 (TN, D f32 row-major): C staged in halves
-  // (3 stages) or quarters (4 stages); by name only (preference 0) until the bench decides.
-  table.push_back(pc_entry<DType::tf32, 3>("sm90_wgmma_tf32_128x256x32_s3_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::tf32, 4>("sm90_wgmma_tf32_128x256x32_s4_pc2x1_tmastore"));
-  // Small M: swap A/B onto a 16/32/64/128-wide tile (stages fill shared memory).
-  table.push_back(swap_entry<DType::bf16, 16, 1, 4>("sm90_wgmma_bf16_16x64x64_s16_swapab"));
-  table.push_back(swap_entry<DType::bf16, 32, 1, 4>("sm90_wgmma_bf16_32x64x64_s16_swapab"));
-  table.push_back(swap_entry<DType::bf16, 64, 2, 4>("sm90_wgmma_bf16_64x128x64_s9_swapab"));
-  table.push_back(swap_entry<DType::bf16, 128, 2, 3>("sm90_wgmma_bf16_128x128x64_s7_swapab"));
-  table.push_back(swap_entry<DType::bf16, 16, 2, 0>("sm90_wgmma_bf16_16x128x64_s12_swapab"));
-  table.push_back(swap_entry<DType::bf16, 32, 2, 0>("sm90_wgmma_bf16_32x128x64_s11_swapab"));
-  table.push_back(swap_entry<DType::f16, 16, 1, 4>("sm90_wgmma_f16_16x64x64_s16_swapab"));
-  table.push_back(swap_entry<DType::f16, 32, 1, 4>("sm90_wgmma_f16_32x64x64_s16_swapab"));
-  table.push_back(swap_entry<DType::f16, 64, 2, 4>("sm90_wgmma_f16_64x128x64_s9_swapab"));
-  table.push_back(swap_entry<DType::f16, 128, 2, 3>("sm90_wgmma_f16_128x128x64_s7_swapab"));
-  table.push_back(gated_swap_entry<DType::bf16, 64, 1, tiles64x64_fit_one_round, kRows64Why>(
-      "sm90_wgmma_bf16_64x64x64_s14_swapab"));
-  table.push_back(gated_swap_entry<DType::f16, 64, 1, tiles64x64_fit_one_round, kRows64Why>(
-      "sm90_wgmma_f16_64x64x64_s14_swapab"));
-  table.push_back(narrow_entry<DType::bf16, 16>("sm90_wgmma_bf16_64x16x64_s16_narrow"));
-  table.push_back(narrow_entry<DType::bf16, 32>("sm90_wgmma_bf16_64x32x64_s16_narrow"));
-  table.push_back(narrow_entry<DType::bf16, 64>("sm90_wgmma_bf16_64x64x64_s14_narrow"));
-  table.push_back(narrow_entry<DType::f16, 64>("sm90_wgmma_f16_64x64x64_s14_narrow"));
-  table.push_back(gated_narrow64_entry<DType::bf16>("sm90_wgmma_bf16_64x64x64_s14_narrow_midm"));
-  table.push_back(gated_narrow64_entry<DType::f16>("sm90_wgmma_f16_64x64x64_s14_narrow_midm"));
-  table.push_back(swap_entry<DType::bf16, 64, 4, 0>("sm90_wgmma_bf16_64x256x64_s5_swapab"));
-  table.push_back(swap_entry<DType::f16, 64, 4, 0>("sm90_wgmma_f16_64x256x64_s5_swapab"));
-  table.push_back(swap_steal_entry<DType::bf16, 16>("sm90_wgmma_bf16_16x64x64_s16_swapab_steal"));
-  table.push_back(swap_steal_entry<DType::bf16, 32>("sm90_wgmma_bf16_32x64x64_s16_swapab_steal"));
-  table.push_back(swap_steal_entry<DType::f16, 16>("sm90_wgmma_f16_16x64x64_s16_swapab_steal"));
-  table.push_back(swap_steal_entry<DType::f16, 32>("sm90_wgmma_f16_32x64x64_s16_swapab_steal"));
-  table.push_back(gated_swap_entry<DType::bf16, 16, 2, swap_narrow_takes_128_rows, kOneRoundWhy>(
-      "sm90_wgmma_bf16_16x128x64_s12_swapab_oneround"));
-  table.push_back(gated_swap_entry<DType::bf16, 32, 2, swap_narrow_takes_128_rows, kOneRoundWhy>(
-      "sm90_wgmma_bf16_32x128x64_s11_swapab_oneround"));
-  table.push_back(gated_swap_entry<DType::f16, 16, 2, swap_narrow_takes_128_rows, kOneRoundWhy>(
-      "sm90_wgmma_f16_16x128x64_s12_swapab_oneround"));
-  table.push_back(gated_swap_entry<DType::f16, 32, 2, swap_narrow_takes_128_rows, kOneRoundWhy>(
-      "sm90_wgmma_f16_32x128x64_s11_swapab_oneround"));
-  table.push_back(gated_swap_entry<DType::bf16, 64, 4, swap_wide_tile_fills, kWideWhy>(
-      "sm90_wgmma_bf16_64x256x64_s5_swapab_wide"));
-  table.push_back(gated_swap_entry<DType::f16, 64, 4, swap_wide_tile_fills, kWideWhy>(
-      "sm90_wgmma_f16_64x256x64_s5_swapab_wide"));
+  add_sm90_swap_kernels(table);
   // The tile family and the tile/stage sweep (bench/NOTES.md): B column-major; by name only.
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{256, 3}>("sm90_wgmma_bf16_128x256x64_s3_ws"));
   table.push_back(ws_entry<DType::bf16, false, Sm90WsVariant{128, 4}>("sm90_wgmma_bf16_128x128x64_s4_ws"));
