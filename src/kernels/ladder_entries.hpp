@@ -9,25 +9,11 @@
 
 namespace tcgemm {
 
-// A ladder rung's registry entry: one family and input type, its tile, stages and threads, its
-// supports/launch/function; every other field at KernelEntry's default.
-struct LadderEntryShape {
-  MmaFamily family;
-  DType input;
-  int tile_m, tile_n, tile_k, stages, threads;
-};
-inline KernelEntry ladder_entry(std::string_view name, const LadderEntryShape& s, Status (*supports)(const GemmDesc&),
+// A ladder rung's registry entry (sm_80 and later): its shape and supports/launch/function; every
+// other field at KernelEntry's default.
+inline KernelEntry ladder_entry(std::string_view name, const EntryShape& s, Status (*supports)(const GemmDesc&),
                                 Status (*launch)(const GemmArgs&), const void* (*function)()) {
-  KernelEntry e;
-  e.name = name;
-  e.min_sm = 80;
-  e.family = s.family;
-  e.input = s.input;
-  e.tile_m = s.tile_m;
-  e.tile_n = s.tile_n;
-  e.tile_k = s.tile_k;
-  e.stages = s.stages;
-  e.threads = s.threads;
+  KernelEntry e = shaped_entry(name, 80, s);
   e.supports = supports;
   e.launch = launch;
   e.function = function;

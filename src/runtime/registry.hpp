@@ -67,6 +67,27 @@ struct KernelEntry {
   std::size_t (*dynamic_smem)() = nullptr;
 };
 
+// What `tcgemm kernels` lists of an entry: its family, input type, CTA tile, stages and threads.
+struct EntryShape {
+  MmaFamily family;
+  DType input;
+  int tile_m, tile_n, tile_k, stages, threads;
+};
+// An entry with that shape for sm_`min_sm`/10 and later; every other field at its default.
+inline KernelEntry shaped_entry(std::string_view name, int min_sm, const EntryShape& s) {
+  KernelEntry e;
+  e.name = name;
+  e.min_sm = min_sm;
+  e.family = s.family;
+  e.input = s.input;
+  e.tile_m = s.tile_m;
+  e.tile_n = s.tile_n;
+  e.tile_k = s.tile_k;
+  e.stages = s.stages;
+  e.threads = s.threads;
+  return e;
+}
+
 // Every kernel family appends its instances; registry.cpp calls each once.
 void register_simt_kernels(std::vector<KernelEntry>& table);
 void register_wmma_kernels(std::vector<KernelEntry>& table);

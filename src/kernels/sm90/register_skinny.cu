@@ -14,16 +14,9 @@ namespace {
 
 template <DType In>
 KernelEntry skinny_entry(std::string_view name) {
-  KernelEntry e;
-  e.name = name;
-  e.min_sm = 90;  // clusters; compiled for sm_90a only
-  e.family = MmaFamily::mma_sync;
-  e.input = In;
-  e.tile_m = static_cast<int>(kSkinnyMaxRows);
-  e.tile_n = static_cast<int>(kSkinnyTileCols);
-  e.tile_k = 32;
-  e.stages = 1;
-  e.threads = 128;
+  // sm_90: clusters; compiled for sm_90a only.
+  KernelEntry e = shaped_entry(
+      name, 90, {MmaFamily::mma_sync, In, static_cast<int>(kSkinnyMaxRows), static_cast<int>(kSkinnyTileCols), 32, 1, 128});
   e.preference = 0;
   e.supports = [](const GemmDesc& g) { return sm90_skinny_supports(g, In); };
   e.launch = [](const GemmArgs& a) { return sm90_skinny_launch(a, In); };

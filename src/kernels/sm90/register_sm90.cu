@@ -18,17 +18,7 @@
 namespace tcgemm {
 
 KernelEntry wgmma_entry(std::string_view name, DType input, const Sm90WsShape& s) {
-  KernelEntry e;
-  e.name = name;
-  e.min_sm = 90;
-  e.family = MmaFamily::wgmma;
-  e.input = input;
-  e.tile_m = s.tile_m;
-  e.tile_n = s.tile_n;
-  e.tile_k = s.tile_k;
-  e.stages = s.stages;
-  e.threads = s.threads;
-  return e;
+  return shaped_entry(name, 90, {MmaFamily::wgmma, input, s.tile_m, s.tile_n, s.tile_k, s.stages, s.threads});
 }
 
 Status sm90_planned_fits(const SplitKPlan& p, const char* who) {

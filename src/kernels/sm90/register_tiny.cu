@@ -14,16 +14,8 @@ namespace {
 
 template <DType In>
 KernelEntry tiny_entry(std::string_view name) {
-  KernelEntry e;
-  e.name = name;
-  e.min_sm = 90;  // clusters; compiled for sm_90a only
-  e.family = MmaFamily::simt;
-  e.input = In;
-  e.tile_m = static_cast<int>(kTinyMaxSmallSide);
-  e.tile_n = 32;
-  e.tile_k = 1;
-  e.stages = 1;
-  e.threads = 256;
+  // sm_90: clusters; compiled for sm_90a only.
+  KernelEntry e = shaped_entry(name, 90, {MmaFamily::simt, In, static_cast<int>(kTinyMaxSmallSide), 32, 1, 1, 256});
   e.preference = 0;
   e.supports = [](const GemmDesc& g) { return sm90_tiny_supports(g, In); };
   e.launch = [](const GemmArgs& a) { return sm90_tiny_launch(a, In); };
