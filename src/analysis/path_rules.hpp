@@ -201,6 +201,24 @@ constexpr bool tall_tile_wins(int64_t m, int64_t n, int64_t sm_count) {
   return 20 * pair_tile_rounds(m, n, 256, 128, sm_count) * 256 * 128 <= 19 * baseline;
 }
 
+// The persistent cluster kernel's 192x176 tile (three m64n176 warpgroups) where its pair-tile
+// rounds cost at least 5% less MMA area (rounds x tile area, the model of the rules above) than
+// the cheapest of the other cluster tiles gemm() could run there: 128x256, 192x192, a fitting
+// width, 256x128. 4224^3: 4 rounds of 192x176 (11 x 24 pair-tiles, exactly 4 x 66) against 4 of
+// 192x192 (3.67, the last a third idle): 0.92 of the area. Not measured yet, so no gemm() entry
+// takes it (register_pc.cu: by name); explain does not advise it.
+constexpr bool narrow_square_tile_wins(int64_t m, int64_t n, int64_t sm_count) {
+  if (m <= 128) return false;
+  if (2 * pair_tiles(m, n, 128, 256) <= pair_clusters(sm_count)) return false;  // split-K's planner serves it
+  int64_t best = pair_tile_rounds(m, n, 128, 256, sm_count) * 128 * 256;
+  const auto take = [&best](int64_t cost) { best = cost < best ? cost : best; };
+  take(pair_tile_rounds(m, n, 192, 192, sm_count) * 192 * 192);
+  if (const int64_t fit = fit_tile_width(m, n, sm_count); fit != 0)
+    take(pair_tile_rounds(m, n, 128, fit, sm_count) * 128 * fit);
+  if (tall_tile_wins(m, n, sm_count)) take(pair_tile_rounds(m, n, 256, 128, sm_count) * 256 * 128);
+  return 20 * pair_tile_rounds(m, n, 192, 176, sm_count) * 192 * 176 <= 19 * best;
+}
+
 // The tiny kernel's CTA: 32 columns of the large side; clusters of at most 8 CTAs (the portable size).
 inline constexpr int64_t kTinyTileCols = 32;
 inline constexpr int kTinyMaxClusterSize = 8;

@@ -241,6 +241,81 @@ INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterSquare,
                                             ::testing::Values(1, 3)),
                          square_case_name);
 
+// --- the 192x176 tile (three consumer warpgroups of m64n176, 3 stages, a whole-row C buffer) ------
+// B halves of 88 rows (N = 200: the second tile column inside the first half, the upper one not
+// loaded), N inside the partial last box (170: columns 128-175 are stored by the threads; 170 % 8
+// != 0 leaves a 2-column tail), ghost CTAs (M = 385, 577), 4224 (24 tile columns, 4 whole rounds).
+constexpr const char* kNarrowSquareNames[] = {"sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore",
+                                              "sm90_wgmma_f16_192x176x64_s3_pc2x1_tmastore"};
+const Shape kNarrowSquareShapes[] = {{1, 1, 1},       {7, 7, 7},       {33, 33, 33},     {191, 177, 64},
+                                     {385, 200, 130}, {577, 289, 96},  {200, 170, 72},   {384, 352, 384},
+                                     {1000, 1000, 1001}, {1152, 1936, 777}, {4224, 4224, 256}};
+
+class Sm90PersistentClusterNarrowSquare : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Sm90PersistentClusterNarrowSquare, MatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  const auto [instance, shape_index, max_clusters] = GetParam();
+  const DType input = instance == 1 ? DType::f16 : DType::bf16;
+  const float alphas[] = {1.0f, 0.75f, -1.25f};
+  const GemmDesc g =
+      tn_problem(input, kNarrowSquareShapes[shape_index], shape_index % 3 == 1 ? 8 : 0, alphas[shape_index % 3]);
+  run_and_check(kNarrowSquareNames[instance], input, 3, max_clusters, g, PcDStore::tma, PcTile::m192n176);
+}
+
+std::string narrow_square_case_name(const ::testing::TestParamInfo<Case>& info) {
+  const auto [instance, si, cap] = info.param;
+  return param_name(kNarrowSquareNames[instance], kNarrowSquareShapes[si], cap);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentClusterNarrowSquare,
+                         ::testing::Combine(::testing::Range(0, 2),
+                                            ::testing::Range(0, static_cast<int>(std::size(kNarrowSquareShapes))),
+                                            ::testing::Values(-1)),
+                         narrow_square_case_name);
+INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterNarrowSquare,
+                         ::testing::Combine(::testing::Range(0, 2), ::testing::Values(3, 4, 5, 6, 8),
+                                            ::testing::Values(1, 3)),
+                         narrow_square_case_name);
+
+// D by the threads on the 192x176 tile: the whole-row chunk (176 of its 192 columns) cut along an odd ld.
+TEST(Sm90PersistentClusterNarrowSquareThreadsD, OddLd) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (int instance : {0, 1}) {
+    SCOPED_TRACE(kNarrowSquareNames[instance]);
+    const DType input = instance == 1 ? DType::f16 : DType::bf16;
+    for (const Shape s : {Shape{385, 259, 200}, Shape{1000, 1000, 1001}})
+      run_and_check(kNarrowSquareNames[instance], input, 3, 0,
+                    with_d_ld(tn_problem(input, s, 0, -0.75f), s.n % 2 == 1 ? s.n : s.n + 1), PcDStore::threads,
+                    PcTile::m192n176);
+  }
+}
+
+// The 192x176 entries' shape, and the rule that would take it (132 SMs, 66 clusters): 4224^3 is 4
+// whole rounds of 264 pair-tiles, against 192x192's 3.67 (242) at 0.92 of the area; where 192x192
+// or 128x256 run fewer rounds (3072^3, 4096^3, 8192^3) it does not apply.
+TEST(Sm90PersistentClusterNarrowSquareRule, ShapeAndRule) {
+  for (const char* name : kNarrowSquareNames) {
+    const KernelEntry* k = find_kernel(name);
+    ASSERT_NE(k, nullptr) << name;
+    EXPECT_EQ(k->tile_m, 192);
+    EXPECT_EQ(k->tile_n, 176);
+    EXPECT_EQ(k->stages, 3);
+    EXPECT_EQ(k->threads, 512);
+    EXPECT_EQ(k->cluster_m, 2);
+    EXPECT_EQ(k->preference, 0) << name << ": by name until measured";
+  }
+  EXPECT_EQ(pair_tiles(4224, 4224, 192, 176), 264);
+  EXPECT_TRUE(narrow_square_tile_wins(4224, 4224, 132));
+  EXPECT_TRUE(narrow_square_tile_wins(4232, 800, 132));    // 5 columns of 176 (880) against 5 of 192 (960)
+  EXPECT_FALSE(narrow_square_tile_wins(3072, 3072, 132));  // 192x192: 2 rounds, 192x176: 3
+  EXPECT_FALSE(narrow_square_tile_wins(4096, 4096, 132));
+  EXPECT_FALSE(narrow_square_tile_wins(8192, 8192, 132));
+  EXPECT_FALSE(narrow_square_tile_wins(256, 9216, 132));   // the 144-wide fitting width's
+  EXPECT_FALSE(narrow_square_tile_wins(128, 4224, 132));   // one tile row: the swap and split paths
+  EXPECT_FALSE(narrow_square_tile_wins(256, 256, 132));    // under half the clusters: split-K
+}
+
 // The tall 256x128 tile through its gated entry on the shapes its rule admits at 132 SMs, an odd K
 // and ragged M and N edges included (four consumers, each a 64-row slab of the 256-row tile).
 TEST(Sm90PersistentClusterTall, GemmEntryOnItsShapes) {
@@ -342,6 +417,19 @@ TEST(Sm90PersistentClusterSmall, SquareRingAndGhostAcrossTiles) {
                   PcTile::m192n192);
     run_and_check(kSquareNames[instance], input, stages, 1,
                   with_d_ld(tn_problem(input, {385, 257, 130}, 0, 0.75f), 257), PcDStore::threads, PcTile::m192n192);
+  }
+}
+
+// The 192x176 tile likewise: the whole-row buffer's partial box crossing tiles.
+TEST(Sm90PersistentClusterSmall, NarrowSquareRingAndGhostAcrossTiles) {
+  TCGEMM_REQUIRE_GPU(90);
+  for (int instance : {0, 1}) {
+    SCOPED_TRACE(kNarrowSquareNames[instance]);
+    const DType input = instance == 1 ? DType::f16 : DType::bf16;
+    run_and_check(kNarrowSquareNames[instance], input, 3, 1, tn_problem(input, {385, 300, 130}, 8, 0.75f),
+                  PcDStore::tma, PcTile::m192n176);
+    run_and_check(kNarrowSquareNames[instance], input, 3, 1,
+                  with_d_ld(tn_problem(input, {385, 257, 130}, 0, 0.75f), 257), PcDStore::threads, PcTile::m192n176);
   }
 }
 

@@ -59,6 +59,9 @@ const void* pick_function(DType input, int stages, PcTile tile) {
   if (tile == PcTile::m256n128)
     return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m256n128>()
                                 : kernel_function<WgmmaInput::f16, 4, false, PcTile::m256n128>();
+  if (tile == PcTile::m192n176)
+    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 3, false, PcTile::m192n176>()
+                                : kernel_function<WgmmaInput::f16, 3, false, PcTile::m192n176>();
   if (tile == PcTile::m192n192) {
     if (input == DType::bf16)
       return stages == 3 ? kernel_function<WgmmaInput::bf16, 3, false, PcTile::m192n192>()
@@ -368,6 +371,13 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
     return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m256n128>(args, input, max_clusters, store)
                                 : launch_impl<WgmmaInput::f16, 4, false, PcTile::m256n128>(args, input, max_clusters, store);
   }
+  if (tile == PcTile::m192n176) {
+    if (!pc_tile_instantiated(input, stages, tile) || args.desc.d.dtype != input)
+      return Status(StatusCode::internal, "persistent cluster kernel: the 192x176 tile is built for bf16 and f16 at 3 "
+                                          "stages, D in the input type");
+    return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 3, false, PcTile::m192n176>(args, input, max_clusters, store)
+                                : launch_impl<WgmmaInput::f16, 3, false, PcTile::m192n176>(args, input, max_clusters, store);
+  }
   if (tile == PcTile::m192n192) {
     if (!pc_tile_instantiated(input, stages, tile))
       return Status(StatusCode::internal, "persistent cluster kernel: the 192x192 tile is built for bf16 (3 or 4 "
@@ -423,6 +433,7 @@ bool pc_tile_instantiated(DType input, int stages, PcTile tile) {
   if (stages != 3 && stages != 4) return false;
   if (tile == PcTile::m128n256) return input == DType::bf16 || input == DType::f16 || input == DType::tf32;
   if (tile == PcTile::m192n192) return input == DType::bf16 || (input == DType::f16 && stages == 4);
+  if (tile == PcTile::m192n176) return (input == DType::bf16 || input == DType::f16) && stages == 3;
   return (input == DType::bf16 || input == DType::f16) && stages == 4;  // the fitting widths, 256x128
 }
 
@@ -438,6 +449,10 @@ Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
   if (tile == PcTile::m256n128) {
     using C = Config<WgmmaInput::bf16, 4, PcTile::m256n128>;
     return {C::kTileM, C::kTileN, tile_k, 4, C::kThreads, static_cast<int>(C::kSmemBytes)};
+  }
+  if (tile == PcTile::m192n176) {
+    using C = Config<WgmmaInput::bf16, 3, PcTile::m192n176>;
+    return {C::kTileM, C::kTileN, tile_k, 3, C::kThreads, static_cast<int>(C::kSmemBytes)};
   }
   if (tile == PcTile::m192n192) {
     using C = Config<WgmmaInput::bf16, 3, PcTile::m192n192>;

@@ -8,6 +8,10 @@
 // PcTile::m128n144/160/176/192 (bf16/f16, 4 stages) are the grid-fitting widths: 128 rows and the N that
 // makes the pair grid fill the clusters (bench/NOTES.md, "Grid-fitting tile widths"); they also
 // store a column-major D, for the swapped problem of pc_swap.hpp (stage_transposed).
+// PcTile::m192n176 (bf16/f16, 3 stages) is the 192-row tile 176 wide: three m64n176k16 consumers,
+// each one's whole tile row in its C buffer (as the fitting widths), the last 48 columns a partial
+// box stored by the threads; a pair grid that fills whole rounds where 192x192 leaves the last
+// one partly idle (4224^3: 4 rounds of 264 pair-tiles against 3.67 of 242).
 //
 // Why (bench/NOTES.md, "Hopper at peak"): the best kernel so far (`_ws_ds`) keeps the tensor pipe
 // ~77% busy at 4096^3. The public reference design at ~107% of cuBLAS on H100 (pranjalssh/fast.cu
@@ -105,12 +109,17 @@ template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256, bool kF32D 
 struct Config {
   static constexpr bool kSquare = Tile == PcTile::m192n192;
   static constexpr bool kTall = Tile == PcTile::m256n128;
+  static constexpr bool kNarrowSquare = Tile == PcTile::m192n176;
   // The grid-fitting widths (PcTile::m128n144/160/176/192): 128 rows, N chosen per shape so the pair
   // grid fills the clusters (fit_tile_width, analysis/path_rules.hpp); a width not a multiple of the 64-column store box ends
   // in a partial box, stored by the threads.
   static constexpr bool kFit = is_pc_fit_tile(Tile);
-  static constexpr int kTileM = kSquare ? 192 : kTall ? 256 : 128;
+  // The C buffer holds a consumer's whole tile row, rounded up to whole boxes (one store chunk a
+  // tile; a width not a multiple of 64 ends in a partial box, stored by the threads).
+  static constexpr bool kRowBuffer = kFit || kNarrowSquare;
+  static constexpr int kTileM = kSquare || kNarrowSquare ? 192 : kTall ? 256 : 128;
   static constexpr int kTileN = kSquare                       ? 192
+                                : kNarrowSquare            ? 176
                                 : kTall                    ? 128
                                 : Tile == PcTile::m128n144 ? 144
                                 : Tile == PcTile::m128n160 ? 160
@@ -138,10 +147,11 @@ struct Config {
   // 128 bytes is the swizzle's row limit). 128x256: 32 KB a consumer at 3 stages, 16 KB at 4;
   // 192x192: the whole 64x192 16-bit slab (24 KB) at 3 stages, one 8 KB box at 4 (what is left
   // beside 192 KB of stages for three consumers).
-  // The fitting widths (16-bit D): the whole tile row, rounded up to whole boxes, at any stage count.
+  // The fitting widths and 192x176 (16-bit D): the whole tile row, rounded up to whole boxes (192x176:
+  // 3 x 24 KB, beside 3 stages of 46 KB only).
   // 256x128 (4 stages): one 8 KB box a consumer, as 192x192 at 4 stages (four consumers' 16 KB
   // rows would not fit beside 192 KB of stages).
-  static constexpr uint32_t kConsumerCBytes = kFit ? 64 * 2 * ((kTileN + 63) / 64 * 64)
+  static constexpr uint32_t kConsumerCBytes = kRowBuffer ? 64 * 2 * ((kTileN + 63) / 64 * 64)
                                               : kSquare ? (Stages == 3 ? 24576 : 8192)
                                               : kTall   ? 8192
                                                         : (Stages == 3 ? 32768 : 16384);
@@ -180,10 +190,11 @@ constexpr bool check_config() {
   static_assert(C::kTileK * C::kElementBytes == C::kSwizzleBytes, "BK must fill exactly one 128-byte swizzle row");
   static_assert(C::kMmaK * C::kElementBytes == 32, "the wgmma K step is 32 bytes for every input");
   static_assert(C::kTileM == 64 * C::kConsumers, "each consumer warpgroup owns 64 rows (m64)");
-  static_assert((C::kFit ? C::kStoreCols >= C::kTileN : C::kTileN % C::kStoreCols == 0) &&
+  static_assert((C::kRowBuffer ? C::kStoreCols >= C::kTileN : C::kTileN % C::kStoreCols == 0) &&
                     C::kStoreCols % C::kBoxCols == 0,
                 "C is stored in whole 128-byte-wide boxes (a fitting width in one chunk)");
-  static_assert(!C::kFit || (C::kDBytes == 2 && C::kTileN % 16 == 0), "fitting widths: 16-bit D, N in steps of 16");
+  static_assert(!C::kRowBuffer || (C::kDBytes == 2 && C::kTileN % 16 == 0),
+                "whole-row C buffers (fitting widths, 192x176): 16-bit D, N in steps of 16");
   static_assert(C::kBoxCols * C::kDBytes == C::kSwizzleBytes && C::kBoxCols % 8 == 0,
                 "a box row is one 128-byte swizzle row of whole 8-column fragment blocks");
   static_assert(C::kABytes % C::kAtomBytes == 0 && C::kBHalfBytes % C::kAtomBytes == 0 &&
@@ -204,7 +215,8 @@ static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf
               check_config<WgmmaInput::bf16, 4, PcTile::m128n160>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m128n176>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m128n192>() &&
-              check_config<WgmmaInput::bf16, 4, PcTile::m256n128>());
+              check_config<WgmmaInput::bf16, 4, PcTile::m256n128>() &&
+              check_config<WgmmaInput::bf16, 3, PcTile::m192n176>());
 static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
                   Config<WgmmaInput::tf32, 4>::kSmemBytes == Config<WgmmaInput::bf16, 4>::kSmemBytes,
               "tf32 stages and C buffers hold the same bytes as 16-bit ones");
@@ -772,7 +784,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
           }
           dev::bulk_commit_group();
         }
-        if constexpr (C::kFit && C::kTileN % C::kBoxCols != 0) {
+        if constexpr (C::kRowBuffer && C::kTileN % C::kBoxCols != 0) {
           // The partial last box (16 or 48 of its 64 columns are this tile's; a TMA store would
           // write the next tile's): 16-byte chunks by the threads, up to n_tma (the tail below
           // takes the rest). Rows start 16-byte aligned: ldd % 8 == 0, N0 a multiple of 16.
