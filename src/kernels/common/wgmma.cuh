@@ -158,4 +158,22 @@ TCGEMM_WGMMA_DEFINE(176, 88, "%88", "%89", "%90", "%91", "%92")
 TCGEMM_WGMMA_DEFINE(192, 96, "%96", "%97", "%98", "%99", "%100")
 TCGEMM_WGMMA_DEFINE(256, 128, "%128", "%129", "%130", "%131", "%132")
 
+// --- one k-block ----------------------------------------------------------------------------
+// A stage's MMAs as one committed group: kSteps wgmmas along K, the descriptors advanced a_step and
+// b_step bytes a step. accumulate == false (a tile's first k-block) zeroes D on the first step. The
+// accumulator fences on both sides keep the compiler off the registers while the Tensor Cores own them.
+template <class Mma, int kSteps>
+__device__ __forceinline__ void mma_k_block(float (&acc)[Mma::kAccumulators], uint64_t desc_a, uint64_t desc_b,
+                                            uint32_t a_step, uint32_t b_step, bool accumulate) {
+#pragma unroll
+  for (int i = 0; i < Mma::kAccumulators; ++i) fence_operand(acc[i]);
+  wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < kSteps; ++kk)
+    Mma::mma(acc, desc_advance(desc_a, kk * a_step), desc_advance(desc_b, kk * b_step), (accumulate || kk > 0) ? 1u : 0u);
+  wgmma_commit_group();
+#pragma unroll
+  for (int i = 0; i < Mma::kAccumulators; ++i) fence_operand(acc[i]);
+}
+
 }  // namespace tcgemm::dev

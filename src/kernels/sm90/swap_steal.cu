@@ -284,16 +284,7 @@ __global__ void __launch_bounds__(Config<TileN>::kThreads, 1)
       if (kb > 0) dev::mbarrier_wait(ring.full(s), phase);
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s), 16, C::kAtomBytes);
       const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), 16, C::kAtomBytes);
-#pragma unroll
-      for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
-      dev::wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
-        Mma::mma(acc, dev::desc_advance(desc_a, kk * C::kMmaK * 2), dev::desc_advance(desc_b, kk * C::kMmaK * 2),
-                 (kb > 0 || kk > 0) ? 1u : 0u);
-      dev::wgmma_commit_group();
-#pragma unroll
-      for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+      dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, C::kMmaK * 2, C::kMmaK * 2, kb > 0);
       dev::wgmma_wait_group<1>();  // keep this k-block in flight; the previous one is done
       if (prev >= 0 && lane == 0) dev::mbarrier_arrive(ring.empty(prev));
       prev = s;

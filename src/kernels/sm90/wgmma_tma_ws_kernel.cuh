@@ -535,16 +535,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       }
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kALbo, kSbo);
       const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kBLbo, kSbo);
-#pragma unroll
-      for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
-      dev::wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
-        Mma::mma(acc, dev::desc_advance(desc_a, kk * kAStepK), dev::desc_advance(desc_b, kk * kBStepK),
-                 (kt > 0 || kk > 0) ? 1u : 0u);
-      dev::wgmma_commit_group();
-#pragma unroll
-      for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+      dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, kAStepK, kBStepK, kt > 0);
       // Keep this k-tile's MMAs in flight; the previous one has finished reading its stage.
       dev::wgmma_wait_group<1>();
       if (kt > 0 && lane == 0) {

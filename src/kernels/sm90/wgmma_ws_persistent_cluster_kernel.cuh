@@ -617,16 +617,8 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
         if (!tc.ghost) {
           const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, 16, C::kAtomBytes);
           const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), 16, C::kAtomBytes);
-#pragma unroll
-          for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
-          dev::wgmma_fence();
-#pragma unroll
-          for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
-            Mma::mma(acc, dev::desc_advance(desc_a, kk * C::kMmaK * C::kElementBytes),
-                     dev::desc_advance(desc_b, kk * C::kMmaK * C::kElementBytes), (kt > u.kb_begin || kk > 0) ? 1u : 0u);
-          dev::wgmma_commit_group();
-#pragma unroll
-          for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+          constexpr uint32_t kStep = C::kMmaK * C::kElementBytes;
+          dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, kStep, kStep, kt > u.kb_begin);
         }
         // Keep this k-block's MMAs in flight; the previous one has finished reading its stage.
         dev::wgmma_wait_group<1>();

@@ -250,16 +250,8 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
         dev::mbarrier_wait(ring.full(s), phase);
         const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s), 16, C::kAtomBytes);
         const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), 16, C::kAtomBytes);
-#pragma unroll
-        for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
-        dev::wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
-          Mma::mma(acc, dev::desc_advance(desc_a, kk * C::kMmaK * C::kElementBytes),
-                   dev::desc_advance(desc_b, kk * C::kMmaK * C::kElementBytes), (kt > 0 || kk > 0) ? 1u : 0u);
-        dev::wgmma_commit_group();
-#pragma unroll
-        for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+        constexpr uint32_t kStep = C::kMmaK * C::kElementBytes;
+        dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, kStep, kStep, kt > 0);
         dev::wgmma_wait_group<1>();  // the previous k-block has finished reading its stage
         if (kt > 0) release(prev);
         prev = s;

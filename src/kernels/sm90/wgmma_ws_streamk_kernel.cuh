@@ -349,16 +349,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1)
       dev::mbarrier_wait(ring.full(s), (it / C::kStages) & 1);
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kLbo, kSbo);
       const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kLbo, kSbo);
-#pragma unroll
-      for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
-      dev::wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < C::kTileK / C::kMmaK; ++kk)
-        Mma::mma(acc, dev::desc_advance(desc_a, kk * kStepK), dev::desc_advance(desc_b, kk * kStepK),
-                 (kt > u.kb_begin || kk > 0) ? 1u : 0u);
-      dev::wgmma_commit_group();
-#pragma unroll
-      for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+      dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, kStepK, kStepK, kt > u.kb_begin);
       dev::wgmma_wait_group<1>();
       if (kt > u.kb_begin && lane == 0) dev::mbarrier_arrive(ring.empty((it - 1) % C::kStages));
     }
