@@ -20,8 +20,9 @@ for pass in 1 2; do
   echo "narrow_square pass $pass rc=$? t=$SECONDS"
 done
 [ $SECONDS -lt 470 ] && bench_suites cliffs
-for f in $W/bench_narrow_square_pass*.csv; do
-  echo "== $f"; awk -F, 'NR > 1 {split($5, s, " "); printf "%-22s %-10s %-48s %8s %s\n", s[1] s[2] s[3], s[4], $7, $8, $9}' "$f" | sed 's/m=//;s/n=/x/;s/k=/x/'
-done
+# Every kernel's row (bench's own CSV keeps the best, the pick and cuBLAS only), and a short table.
+DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+python3 bench/device_calls/session33/table_to_csv.py $W/narrow_square_byname.csv "$(date -u +%FT%TZ)" "$DRIVER" \
+  "tcgemm bench --suite=bench/device_calls/session33/narrow_square.txt --kernels=$KS" $W/bench_narrow_square_pass*.txt
 [ -f $W/bench_cliffs.txt ] && tail -14 $W/bench_cliffs.txt
 tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .
