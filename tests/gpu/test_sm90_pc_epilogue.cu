@@ -46,7 +46,9 @@ const Instance kInstances[] = {
     {DType::bf16, 4, PcTile::m128n144, "bf16_128x144_s4"},  {DType::bf16, 4, PcTile::m128n176, "bf16_128x176_s4"},
     {DType::bf16, 4, PcTile::m128n192, "bf16_128x192_s4"},  {DType::f16, 4, PcTile::m128n144, "f16_128x144_s4"},
     {DType::f16, 4, PcTile::m128n176, "f16_128x176_s4"},    {DType::f16, 4, PcTile::m128n192, "f16_128x192_s4"},
-    // 192x176: three consumers, each one's whole row in its buffer, the last 48 columns a partial box.
+    // The 192-row fitting widths: three consumers, each one's whole row in its buffer, the last 32
+    // (160) or 48 (176) columns a partial box.
+    {DType::bf16, 3, PcTile::m192n160, "bf16_192x160_s3"},  {DType::f16, 3, PcTile::m192n160, "f16_192x160_s3"},
     {DType::bf16, 3, PcTile::m192n176, "bf16_192x176_s3"},  {DType::f16, 3, PcTile::m192n176, "f16_192x176_s3"}};
 
 // N % 8 == 0 with beta != 0 (385x200, 640x512, 520x768): no columns past the last 16-byte chunk.

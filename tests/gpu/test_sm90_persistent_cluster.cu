@@ -241,79 +241,86 @@ INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterSquare,
                                             ::testing::Values(1, 3)),
                          square_case_name);
 
-// --- the 192x176 tile (three consumer warpgroups of m64n176, 3 stages, a whole-row C buffer) ------
-// B halves of 88 rows (N = 200: the second tile column inside the first half, the upper one not
-// loaded), N inside the partial last box (170: columns 128-175 are stored by the threads; 170 % 8
-// != 0 leaves a 2-column tail), ghost CTAs (M = 385, 577), 4224 (24 tile columns, 4 whole rounds).
-constexpr const char* kNarrowSquareNames[] = {"sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore",
-                                              "sm90_wgmma_f16_192x176x64_s3_pc2x1_tmastore"};
-const Shape kNarrowSquareShapes[] = {{1, 1, 1},       {7, 7, 7},       {33, 33, 33},     {191, 177, 64},
-                                     {385, 200, 130}, {577, 289, 96},  {200, 170, 72},   {384, 352, 384},
-                                     {1000, 1000, 1001}, {1152, 1936, 777}, {4224, 4224, 256}};
+// --- the 192-row fitting widths (three consumer warpgroups of m64n160 / m64n176, 3 stages) --------
+// B halves of 80 / 88 rows (N = 200: the second tile column inside the first half, the upper one
+// not loaded), N inside the partial last box (150 of 160: columns 128-149 by the threads, a 6-column
+// tail; 170 of 176: 128-169, a 2-column tail), ghost CTAs (M = 385, 577), 4224 (24 columns of 176).
+constexpr const char* kFit192Names[] = {
+    "sm90_wgmma_bf16_192x160x64_s3_pc2x1_tmastore", "sm90_wgmma_f16_192x160x64_s3_pc2x1_tmastore",
+    "sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore", "sm90_wgmma_f16_192x176x64_s3_pc2x1_tmastore"};
+DType fit192_input(int instance) { return instance % 2 == 1 ? DType::f16 : DType::bf16; }
+PcTile fit192_tile(int instance) { return instance < 2 ? PcTile::m192n160 : PcTile::m192n176; }
+const Shape kFit192Shapes[] = {{1, 1, 1},       {7, 7, 7},      {33, 33, 33},   {191, 177, 64},
+                               {385, 200, 130}, {577, 289, 96}, {200, 170, 72}, {200, 150, 72},
+                               {384, 352, 384}, {1000, 1000, 1001}, {1152, 1936, 777}, {4224, 4224, 256}};
 
-class Sm90PersistentClusterNarrowSquare : public ::testing::TestWithParam<Case> {};
+class Sm90PersistentClusterFit192 : public ::testing::TestWithParam<Case> {};
 
-TEST_P(Sm90PersistentClusterNarrowSquare, MatchesDeviceReference) {
+TEST_P(Sm90PersistentClusterFit192, MatchesDeviceReference) {
   TCGEMM_REQUIRE_GPU(90);
   const auto [instance, shape_index, max_clusters] = GetParam();
-  const DType input = instance == 1 ? DType::f16 : DType::bf16;
+  const DType input = fit192_input(instance);
   const float alphas[] = {1.0f, 0.75f, -1.25f};
-  const GemmDesc g =
-      tn_problem(input, kNarrowSquareShapes[shape_index], shape_index % 3 == 1 ? 8 : 0, alphas[shape_index % 3]);
-  run_and_check(kNarrowSquareNames[instance], input, 3, max_clusters, g, PcDStore::tma, PcTile::m192n176);
+  const GemmDesc g = tn_problem(input, kFit192Shapes[shape_index], shape_index % 3 == 1 ? 8 : 0, alphas[shape_index % 3]);
+  run_and_check(kFit192Names[instance], input, 3, max_clusters, g, PcDStore::tma, fit192_tile(instance));
 }
 
-std::string narrow_square_case_name(const ::testing::TestParamInfo<Case>& info) {
+std::string fit192_case_name(const ::testing::TestParamInfo<Case>& info) {
   const auto [instance, si, cap] = info.param;
-  return param_name(kNarrowSquareNames[instance], kNarrowSquareShapes[si], cap);
+  return param_name(kFit192Names[instance], kFit192Shapes[si], cap);
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentClusterNarrowSquare,
-                         ::testing::Combine(::testing::Range(0, 2),
-                                            ::testing::Range(0, static_cast<int>(std::size(kNarrowSquareShapes))),
+INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentClusterFit192,
+                         ::testing::Combine(::testing::Range(0, 4),
+                                            ::testing::Range(0, static_cast<int>(std::size(kFit192Shapes))),
                                             ::testing::Values(-1)),
-                         narrow_square_case_name);
-INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterNarrowSquare,
-                         ::testing::Combine(::testing::Range(0, 2), ::testing::Values(3, 4, 5, 6, 8),
+                         fit192_case_name);
+INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterFit192,
+                         ::testing::Combine(::testing::Range(0, 4), ::testing::Values(3, 4, 5, 6, 7, 9),
                                             ::testing::Values(1, 3)),
-                         narrow_square_case_name);
+                         fit192_case_name);
 
-// D by the threads on the 192x176 tile: the whole-row chunk (176 of its 192 columns) cut along an odd ld.
-TEST(Sm90PersistentClusterNarrowSquareThreadsD, OddLd) {
+// D by the threads on the 192-row fitting widths: the whole-row chunk cut along an odd ld.
+TEST(Sm90PersistentClusterFit192ThreadsD, OddLd) {
   TCGEMM_REQUIRE_GPU(90);
-  for (int instance : {0, 1}) {
-    SCOPED_TRACE(kNarrowSquareNames[instance]);
-    const DType input = instance == 1 ? DType::f16 : DType::bf16;
+  for (int instance = 0; instance < 4; ++instance) {
+    SCOPED_TRACE(kFit192Names[instance]);
+    const DType input = fit192_input(instance);
     for (const Shape s : {Shape{385, 259, 200}, Shape{1000, 1000, 1001}})
-      run_and_check(kNarrowSquareNames[instance], input, 3, 0,
+      run_and_check(kFit192Names[instance], input, 3, 0,
                     with_d_ld(tn_problem(input, s, 0, -0.75f), s.n % 2 == 1 ? s.n : s.n + 1), PcDStore::threads,
-                    PcTile::m192n176);
+                    fit192_tile(instance));
   }
 }
 
-// The 192x176 entries' shape, and the rule that would take it (132 SMs, 66 clusters): 4224^3 is 4
-// whole rounds of 264 pair-tiles, against 192x192's 3.67 (242) at 0.92 of the area; where 192x192
-// or 128x256 run fewer rounds (3072^3, 4096^3, 8192^3) it does not apply.
-TEST(Sm90PersistentClusterNarrowSquareRule, ShapeAndRule) {
-  for (const char* name : kNarrowSquareNames) {
-    const KernelEntry* k = find_kernel(name);
-    ASSERT_NE(k, nullptr) << name;
+// The entries' shape, and the rule that would take them (132 SMs, 66 clusters): 4224^3 is 4 whole
+// rounds of 264 pair-tiles of 192x176 against 192x192's 3.67 (242), 0.92 of the area; 6144x640 and
+// 4232x800 one round of 192x160 (N exact or padded 0-8%) against 192x192's (N padded 20%); where
+// 192x192 or 128x256 run fewer rounds (3072^3, 4096^3, 8192^3) or the swapped widths take the shape
+// (320x8192), it does not apply.
+TEST(Sm90PersistentClusterFit192Rule, ShapeAndRule) {
+  for (int instance = 0; instance < 4; ++instance) {
+    const KernelEntry* k = find_kernel(kFit192Names[instance]);
+    ASSERT_NE(k, nullptr) << kFit192Names[instance];
     EXPECT_EQ(k->tile_m, 192);
-    EXPECT_EQ(k->tile_n, 176);
+    EXPECT_EQ(k->tile_n, instance < 2 ? 160 : 176);
     EXPECT_EQ(k->stages, 3);
     EXPECT_EQ(k->threads, 512);
     EXPECT_EQ(k->cluster_m, 2);
-    EXPECT_EQ(k->preference, 0) << name << ": by name until measured";
+    EXPECT_EQ(k->preference, 0) << k->name << ": by name until measured";
   }
   EXPECT_EQ(pair_tiles(4224, 4224, 192, 176), 264);
-  EXPECT_TRUE(narrow_square_tile_wins(4224, 4224, 132));
-  EXPECT_TRUE(narrow_square_tile_wins(4232, 800, 132));    // 5 columns of 176 (880) against 5 of 192 (960)
-  EXPECT_FALSE(narrow_square_tile_wins(3072, 3072, 132));  // 192x192: 2 rounds, 192x176: 3
-  EXPECT_FALSE(narrow_square_tile_wins(4096, 4096, 132));
-  EXPECT_FALSE(narrow_square_tile_wins(8192, 8192, 132));
-  EXPECT_FALSE(narrow_square_tile_wins(256, 9216, 132));   // the 144-wide fitting width's
-  EXPECT_FALSE(narrow_square_tile_wins(128, 4224, 132));   // one tile row: the swap and split paths
-  EXPECT_FALSE(narrow_square_tile_wins(256, 256, 132));    // under half the clusters: split-K
+  EXPECT_EQ(fit192_tile_width(4224, 4224, 132), 176);
+  EXPECT_EQ(fit192_tile_width(6656, 520, 132), 176);   // 3 columns of 176 (528) against 3 of 192 (576)
+  EXPECT_EQ(fit192_tile_width(6144, 640, 132), 160);   // 4 columns of 160, N exact
+  EXPECT_EQ(fit192_tile_width(4232, 800, 132), 160);   // 5 of 160 (800) against 5 of 192 (960)
+  EXPECT_EQ(fit192_tile_width(3072, 3072, 132), 0);    // 192x192: 2 rounds, 192x176: 3
+  EXPECT_EQ(fit192_tile_width(4096, 4096, 132), 0);
+  EXPECT_EQ(fit192_tile_width(8192, 8192, 132), 0);
+  EXPECT_EQ(fit192_tile_width(256, 9216, 132), 0);     // the 144-wide 128-row fitting width's
+  EXPECT_EQ(fit192_tile_width(320, 8192, 132), 0);     // the swapped 160 width's (run 95)
+  EXPECT_EQ(fit192_tile_width(128, 4224, 132), 0);     // one tile row: the swap and split paths
+  EXPECT_EQ(fit192_tile_width(256, 256, 132), 0);      // under half the clusters: split-K
 }
 
 // The tall 256x128 tile through its gated entry on the shapes its rule admits at 132 SMs, an odd K
@@ -420,16 +427,16 @@ TEST(Sm90PersistentClusterSmall, SquareRingAndGhostAcrossTiles) {
   }
 }
 
-// The 192x176 tile likewise: the whole-row buffer's partial box crossing tiles.
-TEST(Sm90PersistentClusterSmall, NarrowSquareRingAndGhostAcrossTiles) {
+// The 192-row fitting widths likewise: the whole-row buffer's partial box crossing tiles.
+TEST(Sm90PersistentClusterSmall, Fit192RingAndGhostAcrossTiles) {
   TCGEMM_REQUIRE_GPU(90);
-  for (int instance : {0, 1}) {
-    SCOPED_TRACE(kNarrowSquareNames[instance]);
-    const DType input = instance == 1 ? DType::f16 : DType::bf16;
-    run_and_check(kNarrowSquareNames[instance], input, 3, 1, tn_problem(input, {385, 300, 130}, 8, 0.75f),
-                  PcDStore::tma, PcTile::m192n176);
-    run_and_check(kNarrowSquareNames[instance], input, 3, 1,
-                  with_d_ld(tn_problem(input, {385, 257, 130}, 0, 0.75f), 257), PcDStore::threads, PcTile::m192n176);
+  for (int instance = 0; instance < 4; ++instance) {
+    SCOPED_TRACE(kFit192Names[instance]);
+    const DType input = fit192_input(instance);
+    run_and_check(kFit192Names[instance], input, 3, 1, tn_problem(input, {385, 300, 130}, 8, 0.75f), PcDStore::tma,
+                  fit192_tile(instance));
+    run_and_check(kFit192Names[instance], input, 3, 1, with_d_ld(tn_problem(input, {385, 257, 130}, 0, 0.75f), 257),
+                  PcDStore::threads, fit192_tile(instance));
   }
 }
 

@@ -1,5 +1,5 @@
 // Registry entries of the persistent cluster kernel (register_sm90.hpp): its 128x256, fitting-width,
-// 192x192, 192x176 and 256x128 tiles, swapped widths, split-K, repack and stream-K paths, f32 D and tf32;
+// 192x192, 192x160/176 and 256x128 tiles, swapped widths, split-K, repack and stream-K paths, f32 D and tf32;
 // and the ping-pong kernel's.
 #include <string>
 
@@ -342,7 +342,10 @@ void add_sm90_pc_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_square_entry<DType::bf16, 3>("sm90_wgmma_bf16_192x192x64_s3_pc2x1_tmastore"));
   table.push_back(pc_square_entry<DType::bf16, 4>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore"));
   table.push_back(pc_square_entry<DType::f16, 4>("sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore"));
-  // 192x176 (narrow_square_tile_wins, analysis/path_rules.hpp): by name until measured against 192x192.
+  // The 192-row fitting widths (fit192_tile_width, analysis/path_rules.hpp): by name until measured
+  // against 192x192.
+  table.push_back(pc_entry<DType::bf16, 3, 0, PcTile::m192n160>("sm90_wgmma_bf16_192x160x64_s3_pc2x1_tmastore"));
+  table.push_back(pc_entry<DType::f16, 3, 0, PcTile::m192n160>("sm90_wgmma_f16_192x160x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::bf16, 3, 0, PcTile::m192n176>("sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 3, 0, PcTile::m192n176>("sm90_wgmma_f16_192x176x64_s3_pc2x1_tmastore"));
   table.push_back(pc_square_entry<DType::bf16, 4, true>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore_fit"));

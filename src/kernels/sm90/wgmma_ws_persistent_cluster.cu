@@ -50,6 +50,13 @@ auto with_fit_tile(PcTile tile, F&& f) {
   return f(std::integral_constant<PcTile, PcTile::m128n192>{});
 }
 
+// The 192-row fitting widths (3 stages, bf16 or f16).
+template <class F>
+auto with_fit192_tile(PcTile tile, F&& f) {
+  if (tile == PcTile::m192n160) return f(std::integral_constant<PcTile, PcTile::m192n160>{});
+  return f(std::integral_constant<PcTile, PcTile::m192n176>{});
+}
+
 const void* pick_function(DType input, int stages, PcTile tile) {
   if (is_pc_fit_tile(tile))
     return with_fit_tile(tile, [&](auto t) {
@@ -59,9 +66,11 @@ const void* pick_function(DType input, int stages, PcTile tile) {
   if (tile == PcTile::m256n128)
     return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m256n128>()
                                 : kernel_function<WgmmaInput::f16, 4, false, PcTile::m256n128>();
-  if (tile == PcTile::m192n176)
-    return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 3, false, PcTile::m192n176>()
-                                : kernel_function<WgmmaInput::f16, 3, false, PcTile::m192n176>();
+  if (is_pc_fit192_tile(tile))
+    return with_fit192_tile(tile, [&](auto t) {
+      return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 3, false, decltype(t)::value>()
+                                  : kernel_function<WgmmaInput::f16, 3, false, decltype(t)::value>();
+    });
   if (tile == PcTile::m192n192) {
     if (input == DType::bf16)
       return stages == 3 ? kernel_function<WgmmaInput::bf16, 3, false, PcTile::m192n192>()
@@ -371,12 +380,15 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
     return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m256n128>(args, input, max_clusters, store)
                                 : launch_impl<WgmmaInput::f16, 4, false, PcTile::m256n128>(args, input, max_clusters, store);
   }
-  if (tile == PcTile::m192n176) {
+  if (is_pc_fit192_tile(tile)) {
     if (!pc_tile_instantiated(input, stages, tile) || args.desc.d.dtype != input)
-      return Status(StatusCode::internal, "persistent cluster kernel: the 192x176 tile is built for bf16 and f16 at 3 "
-                                          "stages, D in the input type");
-    return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 3, false, PcTile::m192n176>(args, input, max_clusters, store)
-                                : launch_impl<WgmmaInput::f16, 3, false, PcTile::m192n176>(args, input, max_clusters, store);
+      return Status(StatusCode::internal, "persistent cluster kernel: the 192-row fitting widths are built for bf16 and "
+                                          "f16 at 3 stages, D in the input type");
+    return with_fit192_tile(tile, [&](auto t) {
+      return input == DType::bf16
+                 ? launch_impl<WgmmaInput::bf16, 3, false, decltype(t)::value>(args, input, max_clusters, store)
+                 : launch_impl<WgmmaInput::f16, 3, false, decltype(t)::value>(args, input, max_clusters, store);
+    });
   }
   if (tile == PcTile::m192n192) {
     if (!pc_tile_instantiated(input, stages, tile))
@@ -433,7 +445,7 @@ bool pc_tile_instantiated(DType input, int stages, PcTile tile) {
   if (stages != 3 && stages != 4) return false;
   if (tile == PcTile::m128n256) return input == DType::bf16 || input == DType::f16 || input == DType::tf32;
   if (tile == PcTile::m192n192) return input == DType::bf16 || (input == DType::f16 && stages == 4);
-  if (tile == PcTile::m192n176) return (input == DType::bf16 || input == DType::f16) && stages == 3;
+  if (is_pc_fit192_tile(tile)) return (input == DType::bf16 || input == DType::f16) && stages == 3;
   return (input == DType::bf16 || input == DType::f16) && stages == 4;  // the fitting widths, 256x128
 }
 
@@ -450,10 +462,11 @@ Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
     using C = Config<WgmmaInput::bf16, 4, PcTile::m256n128>;
     return {C::kTileM, C::kTileN, tile_k, 4, C::kThreads, static_cast<int>(C::kSmemBytes)};
   }
-  if (tile == PcTile::m192n176) {
-    using C = Config<WgmmaInput::bf16, 3, PcTile::m192n176>;
-    return {C::kTileM, C::kTileN, tile_k, 3, C::kThreads, static_cast<int>(C::kSmemBytes)};
-  }
+  if (is_pc_fit192_tile(tile))
+    return with_fit192_tile(tile, [&](auto t) -> Sm90WsShape {
+      using C = Config<WgmmaInput::bf16, 3, decltype(t)::value>;
+      return {C::kTileM, C::kTileN, tile_k, 3, C::kThreads, static_cast<int>(C::kSmemBytes)};
+    });
   if (tile == PcTile::m192n192) {
     using C = Config<WgmmaInput::bf16, 3, PcTile::m192n192>;
     return {C::kTileM, C::kTileN, tile_k, stages, C::kThreads,

@@ -47,14 +47,16 @@ enum class PcDStore { tma, threads };
 // tall tile, 512 rows of M a cluster, for N that cuts badly into 256-wide columns (6656x624: 13 x 5
 // pair-tiles, one round, where 128x256 needs 26 x 3); cuBLAS runs its 128x256 tile this way there
 // (bench/NOTES.md, session 21).
-// m192n176 (three consumer warpgroups of m64n176, bf16/f16 at 3 stages, D of the input type): the
-// 192-row tile one width narrower, whose C buffer holds each consumer's whole row of boxes as the
-// fitting widths' do. 4224^3 is 11 x 24 = 264 pair-tiles, 4 whole rounds on 66 clusters, where
-// 192x192 runs 242 (3.67 rounds, the last a third idle).
-enum class PcTile { m128n256, m192n192, m128n144, m128n176, m128n192, m128n160, m256n128, m192n176 };
+// m192n160/m192n176 (three consumer warpgroups of m64n160/m64n176, bf16/f16 at 3 stages, D of the
+// input type): the 192-row fitting widths, whose C buffer holds each consumer's whole row of boxes
+// as the 128-row ones' does. 4224^3 is 11 x 24 = 264 pair-tiles of 192x176, 4 whole rounds on 66
+// clusters, where 192x192 runs 242 (3.67 rounds, the last a third idle); 6144x640 is 4 columns of
+// 160 where 192 pads N by 20%.
+enum class PcTile { m128n256, m192n192, m128n144, m128n176, m128n192, m128n160, m256n128, m192n176, m192n160 };
 constexpr bool is_pc_fit_tile(PcTile t) {
   return t == PcTile::m128n144 || t == PcTile::m128n160 || t == PcTile::m128n176 || t == PcTile::m128n192;
 }
+constexpr bool is_pc_fit192_tile(PcTile t) { return t == PcTile::m192n160 || t == PcTile::m192n176; }
 bool pc_tile_instantiated(DType input, int stages, PcTile tile);
 
 // f32_d: the _f32d instances (bf16/f16 inputs, 3 stages, 128x256), which store an f32 D (and read

@@ -8,10 +8,11 @@
 // PcTile::m128n144/160/176/192 (bf16/f16, 4 stages) are the grid-fitting widths: 128 rows and the N that
 // makes the pair grid fill the clusters (bench/NOTES.md, "Grid-fitting tile widths"); they also
 // store a column-major D, for the swapped problem of pc_swap.hpp (stage_transposed).
-// PcTile::m192n176 (bf16/f16, 3 stages) is the 192-row tile 176 wide: three m64n176k16 consumers,
-// each one's whole tile row in its C buffer (as the fitting widths), the last 48 columns a partial
-// box stored by the threads; a pair grid that fills whole rounds where 192x192 leaves the last
-// one partly idle (4224^3: 4 rounds of 264 pair-tiles against 3.67 of 242).
+// PcTile::m192n160/m192n176 (bf16/f16, 3 stages) are the 192-row fitting widths: three m64n160k16 or
+// m64n176k16 consumers, each one's whole tile row in its C buffer (as the 128-row fitting widths),
+// the last 32 or 48 columns a partial box stored by the threads; pair grids that fill whole rounds
+// or pad N less where 192x192 leaves SMs idle (4224^3: 4 rounds of 264 pair-tiles of 192x176
+// against 3.67 of 242; 6144x640: 4 columns of 160 against 4 of 192).
 //
 // Why (bench/NOTES.md, "Hopper at peak"): the best kernel so far (`_ws_ds`) keeps the tensor pipe
 // ~77% busy at 4096^3. The public reference design at ~107% of cuBLAS on H100 (pranjalssh/fast.cu
@@ -109,17 +110,18 @@ template <WgmmaInput In, int Stages, PcTile Tile = PcTile::m128n256, bool kF32D 
 struct Config {
   static constexpr bool kSquare = Tile == PcTile::m192n192;
   static constexpr bool kTall = Tile == PcTile::m256n128;
-  static constexpr bool kNarrowSquare = Tile == PcTile::m192n176;
+  static constexpr bool kFit192 = is_pc_fit192_tile(Tile);
   // The grid-fitting widths (PcTile::m128n144/160/176/192): 128 rows, N chosen per shape so the pair
   // grid fills the clusters (fit_tile_width, analysis/path_rules.hpp); a width not a multiple of the 64-column store box ends
   // in a partial box, stored by the threads.
   static constexpr bool kFit = is_pc_fit_tile(Tile);
   // The C buffer holds a consumer's whole tile row, rounded up to whole boxes (one store chunk a
   // tile; a width not a multiple of 64 ends in a partial box, stored by the threads).
-  static constexpr bool kRowBuffer = kFit || kNarrowSquare;
-  static constexpr int kTileM = kSquare || kNarrowSquare ? 192 : kTall ? 256 : 128;
+  static constexpr bool kRowBuffer = kFit || kFit192;
+  static constexpr int kTileM = kSquare || kFit192 ? 192 : kTall ? 256 : 128;
   static constexpr int kTileN = kSquare                       ? 192
-                                : kNarrowSquare            ? 176
+                                : Tile == PcTile::m192n160 ? 160
+                                : Tile == PcTile::m192n176 ? 176
                                 : kTall                    ? 128
                                 : Tile == PcTile::m128n144 ? 144
                                 : Tile == PcTile::m128n160 ? 160
@@ -147,8 +149,8 @@ struct Config {
   // 128 bytes is the swizzle's row limit). 128x256: 32 KB a consumer at 3 stages, 16 KB at 4;
   // 192x192: the whole 64x192 16-bit slab (24 KB) at 3 stages, one 8 KB box at 4 (what is left
   // beside 192 KB of stages for three consumers).
-  // The fitting widths and 192x176 (16-bit D): the whole tile row, rounded up to whole boxes (192x176:
-  // 3 x 24 KB, beside 3 stages of 46 KB only).
+  // The fitting widths, 128 or 192 rows (16-bit D): the whole tile row, rounded up to whole boxes
+  // (192 rows: 3 x 24 KB, beside 3 stages of 44-46 KB only).
   // 256x128 (4 stages): one 8 KB box a consumer, as 192x192 at 4 stages (four consumers' 16 KB
   // rows would not fit beside 192 KB of stages).
   static constexpr uint32_t kConsumerCBytes = kRowBuffer ? 64 * 2 * ((kTileN + 63) / 64 * 64)
@@ -194,7 +196,7 @@ constexpr bool check_config() {
                     C::kStoreCols % C::kBoxCols == 0,
                 "C is stored in whole 128-byte-wide boxes (a fitting width in one chunk)");
   static_assert(!C::kRowBuffer || (C::kDBytes == 2 && C::kTileN % 16 == 0),
-                "whole-row C buffers (fitting widths, 192x176): 16-bit D, N in steps of 16");
+                "whole-row C buffers (the fitting widths): 16-bit D, N in steps of 16");
   static_assert(C::kBoxCols * C::kDBytes == C::kSwizzleBytes && C::kBoxCols % 8 == 0,
                 "a box row is one 128-byte swizzle row of whole 8-column fragment blocks");
   static_assert(C::kABytes % C::kAtomBytes == 0 && C::kBHalfBytes % C::kAtomBytes == 0 &&
@@ -216,6 +218,7 @@ static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf
               check_config<WgmmaInput::bf16, 4, PcTile::m128n176>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m128n192>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m256n128>() &&
+              check_config<WgmmaInput::bf16, 3, PcTile::m192n160>() &&
               check_config<WgmmaInput::bf16, 3, PcTile::m192n176>());
 static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
                   Config<WgmmaInput::tf32, 4>::kSmemBytes == Config<WgmmaInput::bf16, 4>::kSmemBytes,
