@@ -201,36 +201,6 @@ constexpr bool tall_tile_wins(int64_t m, int64_t n, int64_t sm_count) {
   return 20 * pair_tile_rounds(m, n, 256, 128, sm_count) * 256 * 128 <= 19 * baseline;
 }
 
-// The persistent cluster kernel's 192-row fitting widths (three m64n160 or m64n176 warpgroups): the
-// one whose pair-tile rounds cost the least MMA area (rounds x tile area, the model of the rules
-// above), where that is at least 5% less than the cheapest of the other cluster tiles gemm() could
-// run there (128x256, 192x192, a 128-row fitting width, 256x128); 0 elsewhere, and where the
-// swapped widths take the shape (their rule was measured, run 95). 4224^3: 4 rounds of 192x176 (11 x
-// 24 pair-tiles, exactly 4 x 66) against 4 of 192x192 (3.67, the last a third idle), 0.92 of the
-// area; 6144x640: one round of 192x160 (4 columns, N exact) against one of 192x192 (N padded to
-// 768), 0.83. A 160-wide MMA reads ~5% more shared memory a FLOP than a 192-wide one, not priced
-// here. Not measured yet, so no gemm() entry takes it (register_pc.cu: by name); explain does not
-// advise it.
-inline constexpr int64_t kFit192Widths[] = {160, 176};
-
-constexpr int64_t fit192_tile_width(int64_t m, int64_t n, int64_t sm_count) {
-  if (m <= 128) return 0;
-  if (2 * pair_tiles(m, n, 128, 256) <= pair_clusters(sm_count)) return 0;  // split-K's planner serves it
-  if (swap_fit_tile_width(m, n, sm_count) != 0) return 0;
-  int64_t best = pair_tile_rounds(m, n, 128, 256, sm_count) * 128 * 256;
-  const auto take = [&best](int64_t cost) { best = cost < best ? cost : best; };
-  take(pair_tile_rounds(m, n, 192, 192, sm_count) * 192 * 192);
-  if (const int64_t fit = fit_tile_width(m, n, sm_count); fit != 0)
-    take(pair_tile_rounds(m, n, 128, fit, sm_count) * 128 * fit);
-  if (tall_tile_wins(m, n, sm_count)) take(pair_tile_rounds(m, n, 256, 128, sm_count) * 256 * 128);
-  int64_t width = 0, cost = 0;
-  for (int64_t w : kFit192Widths) {
-    const int64_t c = pair_tile_rounds(m, n, 192, w, sm_count) * 192 * w;
-    if (width == 0 || c < cost) width = w, cost = c;
-  }
-  return 20 * cost <= 19 * best ? width : 0;
-}
-
 // The tiny kernel's CTA: 32 columns of the large side; clusters of at most 8 CTAs (the portable size).
 inline constexpr int64_t kTinyTileCols = 32;
 inline constexpr int kTinyMaxClusterSize = 8;

@@ -293,12 +293,9 @@ TEST(Sm90PersistentClusterFit192ThreadsD, OddLd) {
   }
 }
 
-// The entries' shape, and the rule that would take them (132 SMs, 66 clusters): 4224^3 is 4 whole
-// rounds of 264 pair-tiles of 192x176 against 192x192's 3.67 (242), 0.92 of the area; 6144x640 and
-// 4232x800 one round of 192x160 (N exact or padded 0-8%) against 192x192's (N padded 20%); where
-// 192x192 or 128x256 run fewer rounds (3072^3, 4096^3, 8192^3) or the swapped widths take the shape
-// (320x8192), it does not apply.
-TEST(Sm90PersistentClusterFit192Rule, ShapeAndRule) {
+// The entries' shape. They run by name only: run 225 measured them no better than the 192x192
+// tile beyond the profiler's own order bias (bench/NOTES.md, session 33), so no rule takes them.
+TEST(Sm90PersistentClusterFit192Entries, Shape) {
   for (int instance = 0; instance < 4; ++instance) {
     const KernelEntry* k = find_kernel(kFit192Names[instance]);
     ASSERT_NE(k, nullptr) << kFit192Names[instance];
@@ -307,20 +304,9 @@ TEST(Sm90PersistentClusterFit192Rule, ShapeAndRule) {
     EXPECT_EQ(k->stages, 3);
     EXPECT_EQ(k->threads, 512);
     EXPECT_EQ(k->cluster_m, 2);
-    EXPECT_EQ(k->preference, 0) << k->name << ": by name until measured";
+    EXPECT_EQ(k->preference, 0) << k->name << ": by name only";
   }
-  EXPECT_EQ(pair_tiles(4224, 4224, 192, 176), 264);
-  EXPECT_EQ(fit192_tile_width(4224, 4224, 132), 176);
-  EXPECT_EQ(fit192_tile_width(6656, 520, 132), 176);   // 3 columns of 176 (528) against 3 of 192 (576)
-  EXPECT_EQ(fit192_tile_width(6144, 640, 132), 160);   // 4 columns of 160, N exact
-  EXPECT_EQ(fit192_tile_width(4232, 800, 132), 160);   // 5 of 160 (800) against 5 of 192 (960)
-  EXPECT_EQ(fit192_tile_width(3072, 3072, 132), 0);    // 192x192: 2 rounds, 192x176: 3
-  EXPECT_EQ(fit192_tile_width(4096, 4096, 132), 0);
-  EXPECT_EQ(fit192_tile_width(8192, 8192, 132), 0);
-  EXPECT_EQ(fit192_tile_width(256, 9216, 132), 0);     // the 144-wide 128-row fitting width's
-  EXPECT_EQ(fit192_tile_width(320, 8192, 132), 0);     // the swapped 160 width's (run 95)
-  EXPECT_EQ(fit192_tile_width(128, 4224, 132), 0);     // one tile row: the swap and split paths
-  EXPECT_EQ(fit192_tile_width(256, 256, 132), 0);      // under half the clusters: split-K
+  EXPECT_EQ(pair_tiles(4224, 4224, 192, 176), 264);  // 4 whole rounds on 66 clusters
 }
 
 // The tall 256x128 tile through its gated entry on the shapes its rule admits at 132 SMs, an odd K

@@ -18,6 +18,8 @@ def rows_of(path):
             device = line
         cells = re.split(r"\s{2,}", line.strip())
         if cells and cells[0] == "Problem":
+            if "Runtime(ms)" not in cells:
+                break  # bench's summary table follows the per-kernel one
             header = cells
             continue
         if header is None or len(cells) != len(header) or not cells[0].startswith("m="):

@@ -342,8 +342,9 @@ void add_sm90_pc_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_square_entry<DType::bf16, 3>("sm90_wgmma_bf16_192x192x64_s3_pc2x1_tmastore"));
   table.push_back(pc_square_entry<DType::bf16, 4>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore"));
   table.push_back(pc_square_entry<DType::f16, 4>("sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore"));
-  // The 192-row fitting widths (fit192_tile_width, analysis/path_rules.hpp): by name until measured
-  // against 192x192.
+  // The 192-row fitting widths, by name only: run 225 (bench/NOTES.md, session 33) timed them within
+  // the profiler's order bias of 192x192 where rounds x area modelled them 5-17% ahead, and behind it
+  // at short K (3 stages against its 4); no rule sends gemm() to them.
   table.push_back(pc_entry<DType::bf16, 3, 0, PcTile::m192n160>("sm90_wgmma_bf16_192x160x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 3, 0, PcTile::m192n160>("sm90_wgmma_f16_192x160x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::bf16, 3, 0, PcTile::m192n176>("sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore"));

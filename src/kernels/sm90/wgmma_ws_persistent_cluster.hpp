@@ -51,7 +51,8 @@ enum class PcDStore { tma, threads };
 // input type): the 192-row fitting widths, whose C buffer holds each consumer's whole row of boxes
 // as the 128-row ones' does. 4224^3 is 11 x 24 = 264 pair-tiles of 192x176, 4 whole rounds on 66
 // clusters, where 192x192 runs 242 (3.67 rounds, the last a third idle); 6144x640 is 4 columns of
-// 160 where 192 pads N by 20%.
+// 160 where 192 pads N by 20%. Measured (run 225): within the profiler's order bias of 192x192 there,
+// behind it at short K; by name only.
 enum class PcTile { m128n256, m192n192, m128n144, m128n176, m128n192, m128n160, m256n128, m192n176, m192n160 };
 constexpr bool is_pc_fit_tile(PcTile t) {
   return t == PcTile::m128n144 || t == PcTile::m128n160 || t == PcTile::m128n176 || t == PcTile::m128n192;
