@@ -85,6 +85,13 @@ __device__ __forceinline__ void store_epilogue(void* p, int64_t i, DType t, floa
   else static_cast<float*>(p)[i] = v;
 }
 
+// alpha * acc + beta * c with its roundings spelled out (one product, then one fused multiply-add),
+// so two kernels that must agree bit for bit (split-K's reduce and its fold into the split pass,
+// slab_fold.cuh) cannot differ by where the compiler contracts.
+__device__ __forceinline__ float alpha_acc_beta_c(float alpha, float acc, float beta, float c) {
+  return __fmaf_rn(beta, c, __fmul_rn(alpha, acc));
+}
+
 // BLAS convention: with beta == 0, C is not read, so NaN in C (or a null C) does not leak into D.
 __device__ __forceinline__ void epilogue_store(const EpilogueParams& p, int64_t row, int64_t col,
                                                float acc) {

@@ -80,8 +80,10 @@ __global__ void __launch_bounds__(kThreads) splitk_reduce_kernel(const SplitKRed
         if (inner + e >= line) break;  // a padded line's last group
         const int64_t r = a.row_major ? outer : inner + e;
         const int64_t c = a.row_major ? inner + e : outer;
-        float v = a.alpha * sum[e];
-        if (a.beta != 0.0f) v += a.beta * load_epilogue(a.c, r * a.c_row_stride + c * a.c_col_stride, a.c_dtype);
+        float v = __fmul_rn(a.alpha, sum[e]);
+        if (a.beta != 0.0f)
+          v = dev::alpha_acc_beta_c(a.alpha, sum[e], a.beta,
+                                    load_epilogue(a.c, r * a.c_row_stride + c * a.c_col_stride, a.c_dtype));
         store_epilogue(a.d, r * a.d_row_stride + c * a.d_col_stride, a.d_dtype, v);
       }
     }

@@ -13,6 +13,7 @@
 #include "core/diag_flag.hpp"
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/splitk_reduce.hpp"
+#include "kernels/common/tile_counters.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
 
 namespace tcgemm {
@@ -91,8 +92,24 @@ Status sm90_wgmma_ws_run_split_k(const GemmArgs& args, DType input, Sm90WsVarian
   if (args.d == nullptr || (g.beta != 0.0f && args.c == nullptr))
     return Status::invalid("D (and C when beta != 0) must be non-null");
   float* partials = static_cast<float*>(args.workspace);
-  if (Status st = sm90_wgmma_ws_launch_partials(args, input, k_blocks_per_split, splits, partials, v, copy, mc); !st.ok())
+  // The reduce folded into the split pass (slab_fold.cuh), where its tiles' splits fit one round:
+  // no second launch. Off unless TCGEMM_DIAG_FOLD=1 asks for it (diagnosis): runs 229-230 measured
+  // it 3-10% slower than the separate reduce at 256x256x65536, 333x777x4099 and 128x8192x28672 and
+  // level at 512x1024x32768 (bench/NOTES.md, session 34): under PDL the reduce's launch is already
+  // hidden, and its blocks fill every SM where the fold has one CTA a SM. Its counters are the
+  // upper words of the stream's buffer; in-kernel copies meet at words [0, splits), and a folding
+  // grid has at most an SM count of CTAs, so they never meet.
+  static_assert(kTileCounterWords - kFoldCounterWords >= 1024, "in-kernel copies keep the lower words");
+  static const bool fold_on = diag_flag("TCGEMM_DIAG_FOLD");
+  uint32_t* fold = nullptr;
+  if (fold_on && mc.m * mc.n == 1 && sm90_wgmma_ws_can_fold(g, v, splits, current_sm_count())) {
+    Result<uint32_t*> counters = tile_counters(args.stream);
+    if (counters.ok()) fold = counters.value() + (kTileCounterWords - kFoldCounterWords);
+  }
+  if (Status st = sm90_wgmma_ws_launch_partials(args, input, k_blocks_per_split, splits, partials, v, copy, mc, fold);
+      !st.ok())
     return st;
+  if (fold != nullptr) return Status::success();
   // Diagnosis only (D is left unwritten): TCGEMM_DIAG_SKIP_REDUCE=1 times the split pass without its
   // reduce, to price the reduce on a real timeline (PDL, slabs in L2) rather than under ncu.
   static const bool skip_reduce = diag_flag("TCGEMM_DIAG_SKIP_REDUCE");

@@ -276,7 +276,7 @@ int32_t l2_hint_mode() {
 
 Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blocks_per_split, int splits,
                    float* partials, bool allow_direct_store, const InCopy* copy = nullptr,
-                   const Sm90ClusterSplit* cs = nullptr, Sm90Multicast mc = {}) {
+                   const Sm90ClusterSplit* cs = nullptr, Sm90Multicast mc = {}, uint32_t* fold_counters = nullptr) {
   const bool in_cluster = cs != nullptr;
   const GemmDesc& g = args.desc;
   const bool multicast = mc.m * mc.n > 1;
@@ -381,6 +381,7 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   }
   p.trace = g_trace;
   if (copy != nullptr) p.copy = *copy;
+  p.fold = Params::Fold{nullptr, 0, 0, ep};  // ep is still the caller's D and C here
   if (partials != nullptr) {
     ep.d = partials;
     ep.c = nullptr;
@@ -396,6 +397,19 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
     // 4-byte halves of each pair, and 333x777x4099 measured 22% slower that way (0.0449 against
     // 0.0369 ms) than through the staged, row-coalesced epilogue; the padded ld is always even.
     ep.f32_slab = row && slab_ld % 2 == 0 && reinterpret_cast<uintptr_t>(partials) % 8 == 0 && !v.row_classes;
+  }
+  if (fold_counters != nullptr) {
+    // The tile's splits meet in the grid: all of them resident (one round, a cooperative launch
+    // below), a counter a tile, f32 slabs the register path stores, no clusters.
+    const int64_t tiles = p.tiles_m * p.tiles_n;
+    if (!ep.f32_slab || splits < 2 || multicast || in_cluster || tiles > kFoldCounterWords ||
+        tiles * splits > current_device_sm_count() || ep.d_split_bytes % 16 != 0 ||
+        reinterpret_cast<uintptr_t>(partials) % 16 != 0)
+      return Status(StatusCode::internal, "split-K fold: row-major f32 slabs, one round of CTAs, no clusters, at most " +
+                                              std::to_string(kFoldCounterWords) + " tiles");
+    p.fold.counters = fold_counters;
+    p.fold.splits = splits;
+    p.fold.slab_floats = ep.d_split_bytes / 4;
   }
 
   // The register-store epilogue writes D's own 16-bit type along a row; the `_ds` instance ({256, 4}
@@ -443,7 +457,7 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   } else if (multicast) {
     attrs[count++] = cluster_dim_attribute(static_cast<unsigned>(mc.m * mc.n));
   }
-  if (v.in_copy && fused_launch != 1) {
+  if ((v.in_copy || fold_counters != nullptr) && fused_launch != 1) {
     cudaLaunchAttribute coop{};
     coop.id = cudaLaunchAttributeCooperative;
     coop.val.cooperative = 1;
@@ -467,16 +481,25 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct
 }
 
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
-                                     float* partials, Sm90WsVariant v, const InCopy* copy, Sm90Multicast mc) {
+                                     float* partials, Sm90WsVariant v, const InCopy* copy, Sm90Multicast mc,
+                                     uint32_t* fold_counters) {
   if (partials == nullptr) return Status::invalid("split-K needs a workspace for its partial sums");
   // split_k.cu counts k-blocks with sm90_wgmma_ws_shape()'s 16-bit tile_k; no tf32 split-K yet.
   if (input == DType::tf32) return Status::unsupported("split-K on the sm90 wgmma kernel takes bf16 or f16");
-  return launch_impl(args, input, v, k_blocks_per_split, splits, partials, false, copy, nullptr, mc);
+  return launch_impl(args, input, v, k_blocks_per_split, splits, partials, false, copy, nullptr, mc, fold_counters);
 }
 
 Status sm90_wgmma_ws_launch_multicast(const GemmArgs& args, DType input, Sm90WsVariant v, Sm90Multicast mc) {
   const int64_t k_blocks = (args.desc.k + tile_k_of(input) - 1) / tile_k_of(input);
   return launch_impl(args, input, v, static_cast<int>(k_blocks), 1, nullptr, true, nullptr, nullptr, mc);
+}
+
+bool sm90_wgmma_ws_can_fold(const GemmDesc& g, Sm90WsVariant v, int splits, int sm_count) {
+  const Sm90WsShape s = sm90_wgmma_ws_shape(DType::bf16, v);
+  if (s.tile_m == 0 || s.tile_n == 0 || splits < 2 || v.row_classes || g.d.layout != Layout::row) return false;
+  const int64_t tiles = ((g.m + s.tile_m - 1) / s.tile_m) * ((g.n + s.tile_n - 1) / s.tile_n);
+  return tiles <= kFoldCounterWords && tiles * splits <= sm_count && splitk_reduce_dtype(g.d.dtype) &&
+         (g.beta == 0.0f || splitk_reduce_dtype(g.c.dtype));
 }
 
 Status sm90_wgmma_ws_multicast_supports(const GemmDesc& g, DType input, Sm90WsVariant v, Sm90Multicast mc) {

@@ -60,10 +60,14 @@ Status sm90_wgmma_ws_launch(const GemmArgs& args, DType input, bool allow_direct
 // k-blocks [z*k_blocks_per_split, (z+1)*k_blocks_per_split) (the last one clipped to K) and stores
 // its raw f32 sum, no alpha/beta, to partials + z*M*N (in D's layout, tight ld: N for row-major
 // D, M for column-major). The splits must tile the
-// k-blocks with none empty. args.d/args.c are not touched.
+// k-blocks with none empty. args.d/args.c are not touched, unless folded (below).
 Status sm90_wgmma_ws_launch_partials(const GemmArgs& args, DType input, int k_blocks_per_split, int splits,
                                      float* partials, Sm90WsVariant v = {}, const InCopy* copy = nullptr,
-                                     Sm90Multicast mc = {});
+                                     Sm90Multicast mc = {}, uint32_t* fold_counters = nullptr);
+// fold_counters: the split pass also reduces (slab_fold.cuh) and writes D, meeting at
+// fold_counters[tile] (zero before, left zero); only where sm90_wgmma_ws_can_fold() says so.
+inline constexpr int kFoldCounterWords = 2048;
+bool sm90_wgmma_ws_can_fold(const GemmDesc& g, Sm90WsVariant v, int splits, int sm_count);
 Status sm90_wgmma_ws_multicast_supports(const GemmDesc& g, DType input, Sm90WsVariant v, Sm90Multicast mc);
 // The plain GEMM (one split, D written directly) in multicast clusters.
 Status sm90_wgmma_ws_launch_multicast(const GemmArgs& args, DType input, Sm90WsVariant v, Sm90Multicast mc);

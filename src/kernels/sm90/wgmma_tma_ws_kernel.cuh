@@ -3,6 +3,7 @@
 // Non-persistent: one CTA per 128x256 output tile, launched in a grouped (L2-friendly) order.
 // Split-K (split_k.cu) reuses it unchanged but for blockIdx.z = the split: a range of k-blocks,
 // and an epilogue aimed at that split's f32 slab (alpha 1, beta 0); gridDim.z = 1 is the plain GEMM.
+// With Params::fold the splits of a tile then reduce their slabs into D themselves (slab_fold.cuh).
 //
 // Reads top to bottom: config and static asserts; parameters; shared-memory layout; tile order;
 // producer; consumer; epilogue. Its instances, launch and supports() are in wgmma_tma_ws.cu, the
@@ -22,6 +23,7 @@
 #include "kernels/common/named_barrier.cuh"
 #include "kernels/common/pdl.cuh"
 #include "kernels/common/row_class_realign.cuh"
+#include "kernels/common/slab_fold.cuh"
 #include "kernels/common/stage_ring.cuh"
 #include "kernels/common/staged_epilogue.cuh"
 #include "kernels/common/tensor_map.hpp"
@@ -202,6 +204,15 @@ struct Params {
   // where 1 cost 128x8192x28672's split-K tile 4% (bench/NOTES.md, runs 210-212); 4 (the
   // default): as 1 on the one-consumer tiles, as 2 on the others (run 212: 2-5% on split-K).
   int32_t l2_hint;
+  // Split-K's reduce in this grid (slab_fold.cuh), with f32 slabs only: the tile's `splits` CTAs
+  // meet at counters[blockIdx.x] and write `out` (the caller's D, C, alpha, beta); slab z is
+  // slab_floats floats past slab z-1. counters nullptr: off (splitk_reduce runs after the grid).
+  struct Fold {
+    uint32_t* counters;
+    int32_t splits;
+    int64_t slab_floats;
+    Epilogue out;
+  } fold;
 };
 
 // --- the kernel ------------------------------------------------------------------------------
@@ -615,6 +626,23 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         dev::store_accumulators_row_f32(acc, slab, p.epilogue.d_row_stride, row0, n0);
       else
         dev::store_accumulators_row_f32_bounded(acc, slab, p.epilogue.d_row_stride, row0, n0, p.m - row0, p.n - n0);
+      if (p.fold.counters != nullptr) {
+        constexpr int kFoldThreads = 128 * C::kConsumers;
+        const int t = static_cast<int>(threadIdx.x) - 128;
+        dev::slab_fold_meet(p.fold.counters + blockIdx.x, static_cast<uint32_t>(p.fold.splits), t, kFoldThreads);
+        const int rows = static_cast<int>(min(static_cast<int64_t>(C::kTileM), p.m - m0));
+        const int cols = static_cast<int>(min(static_cast<int64_t>(C::kTileN), p.n - n0));
+        // Loads in flight and float4 positions a thread: 32 and up to 8 where setmaxnreg gave the
+        // consumers 232 registers or one consumer has 255; 16 and 2 in the in-copy instances, 8 and
+        // 2 in the thread-load and four-consumer tiles (168 and 102 registers a thread): each
+        // spilled with more.
+        constexpr bool kRoomy = (kMovesRegisters && !kInCopy) || C::kConsumers == 1;
+        constexpr int kFoldLoads = kRoomy ? 32 : kInCopy ? 16 : 8;
+        constexpr int kFoldPositions = kRoomy ? 8 : 2;
+        dev::slab_fold_reduce<kFoldLoads, kFoldPositions>(
+            static_cast<const float*>(p.epilogue.d), p.fold.slab_floats, p.fold.splits, static_cast<int>(blockIdx.z),
+            p.epilogue.d_row_stride, m0, n0, rows, cols, p.fold.out, t, kFoldThreads);
+      }
       return;
     }
     if constexpr (In != WgmmaInput::tf32) {
