@@ -144,7 +144,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, Sm90SlabFold,
                          case_name);
 
 // For compute-sanitizer (TCGEMM_TEST_SMALL=1 runs *Small*): one edge-tile shape a variant, three
-// split counts (one batch, a batch and a tail, several batches of the 16-slab loop).
+// split counts (several positions a thread, one batch, two batches of the 32-load loop).
 TEST(Sm90SlabFoldSmall, EveryVariant) {
   TCGEMM_REQUIRE_GPU(90);
   for (int vi = 0; vi < 4; ++vi) check_fold(variant_of(vi), {65, 70, 2200}, vi, {3, 11, 34}, true);

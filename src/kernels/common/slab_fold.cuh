@@ -1,8 +1,9 @@
 // Split-K's reduce folded into the split pass (Params::fold of the ws kernel): the S CTAs of a tile
 // store their f32 slabs as before, meet at the tile's counter in global memory, then each sums a
-// 1/S share of the tile over all S slabs and writes D (alpha, beta*C, D's dtype). No second
-// launch: at 512x1024x32768 the separate reduce cost 7.5-8.9 us of a ~70 us GEMM (run 225), most
-// of it launch, drain and refill rather than bytes.
+// 1/S share of the tile over all S slabs and writes D (alpha, beta*C, D's dtype), with no second
+// launch. NOTES: it measured 3-10% slower than the separate reduce (runs 229-230): under PDL that
+// reduce's launch is hidden and its blocks fill every SM, where the fold has one CTA a SM. gemm()
+// runs it only with TCGEMM_DIAG_FOLD=1 (split_k.cu).
 //
 // The sum is the reduce kernel's (splitk_reduce.cu): slab 0, then slabs 1..S-1 added in order, so
 // a folded result is bitwise identical to an unfolded one and to itself across runs. The meeting
