@@ -2,6 +2,7 @@
 // in order, and only while the trace is set. With TCGEMM_TRACE_SHAPES=MxNxK[,...] it also times
 // gemm()'s launch at those shapes between untraced neighbours (rotated inputs, PDL as in a profile)
 // and prints where the CTAs' time goes (bench/NOTES.md, session 11); TCGEMM_RESULTS_DIR keeps the CSV.
+// The persistent cluster kernel stamps the same words (one CTA a row, its first and last units).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -30,7 +31,8 @@ struct Timeline {
 
 // Runs gemm() `before` times untraced, once traced, `after` times untraced, alternating two input
 // sets (B past L2 for the shapes of interest); returns the traced launch's stamps.
-Timeline trace_gemm(Shape s, int before, int after, bool traced = true) {
+// `kernel`: that registry entry's launch instead of gemm()'s pick (else TCGEMM_TRACE_KERNEL's).
+Timeline trace_gemm(Shape s, int before, int after, bool traced = true, const char* kernel = nullptr) {
   GemmDesc g = tn_problem(DType::bf16, s);
   if (const char* tight = std::getenv("TCGEMM_TRACE_TIGHT"); tight != nullptr && *tight == '1')
     g.a.ld = g.b.ld = s.k;  // as stored, whatever TMA's 16-byte rule says: the misaligned paths
@@ -44,7 +46,7 @@ Timeline trace_gemm(Shape s, int before, int after, bool traced = true) {
   cudaStream_t st = nullptr;
   EXPECT_EQ(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
   // TCGEMM_TRACE_KERNEL=<entry>: that registry entry's launch instead of gemm()'s pick.
-  const char* by_name = std::getenv("TCGEMM_TRACE_KERNEL");
+  const char* by_name = kernel != nullptr ? kernel : std::getenv("TCGEMM_TRACE_KERNEL");
   const KernelEntry* entry = by_name != nullptr && *by_name != '\0' ? find_kernel(by_name) : nullptr;
   EXPECT_TRUE(by_name == nullptr || *by_name == '\0' || entry != nullptr) << "no entry " << by_name;
   DeviceBuffer ws(entry != nullptr && entry->workspace_bytes ? std::max<size_t>(entry->workspace_bytes(g), 16) : 16);
@@ -105,6 +107,29 @@ TEST(Sm90WsTrace, StampsEveryCtaInOrderOnlyWhileSet) {
   }
 }
 
+// The persistent cluster kernel writes the same words: one row a CTA of the persistent grid (at
+// most one a resident CTA), each stamp in order, and none while the trace is unset.
+TEST(Sm90WsTrace, PersistentClusterStampsInOrder) {
+  TCGEMM_REQUIRE_GPU(90);
+  const Shape s{1000, 1504, 776};  // 8 x 6 tiles of 128x256: 24 pair-tiles, K in 13 blocks (a tail)
+  const char* name = "sm90_wgmma_bf16_128x256x64_s3_pc2x1_tmastore";
+  ASSERT_NE(find_kernel(name), nullptr) << name;
+  EXPECT_EQ(trace_gemm(s, 1, 1, false, name).ctas, 0) << "an untraced launch wrote stamps";
+  const Timeline t = trace_gemm(s, 1, 1, true, name);
+  const int w = sm90_wgmma_ws_trace_words();
+  ASSERT_EQ(t.ctas, 48) << "one row a CTA: 24 clusters of 2";
+  for (int c = 0; c < t.ctas; ++c) {
+    const uint64_t* x = &t.words[static_cast<size_t>(c) * w];
+    EXPECT_LE(x[0], x[1]) << "entry <= after the PDL wait, CTA " << c;
+    EXPECT_LE(x[1], x[3]) << "after the wait <= first stage full, CTA " << c;
+    EXPECT_LE(x[3], x[4]) << "first <= last stage full, CTA " << c;
+    EXPECT_LE(x[4], x[5]) << "last stage full <= last MMA done, CTA " << c;
+    EXPECT_LE(x[5], x[6]) << "last MMA done <= the last store read out, CTA " << c;
+    EXPECT_GT(x[7], 0u) << "SM cycles over the mainloop, CTA " << c;
+    EXPECT_LT(x[2], 1024u) << "an SM id, CTA " << c;
+  }
+}
+
 TEST(Sm90WsTrace, TimelineOfRequestedShapes) {
   TCGEMM_REQUIRE_GPU(90);
   const char* env = std::getenv("TCGEMM_TRACE_SHAPES");
@@ -122,15 +147,15 @@ TEST(Sm90WsTrace, TimelineOfRequestedShapes) {
     set_forced_split_k(splits_env != nullptr ? std::atoi(splits_env) : 0);
     const Timeline t = trace_gemm(s, before, 4);
     set_forced_split_k(0);
-    ASSERT_GT(t.ctas, 0) << item << ": gemm() ran neither the ws nor the swap-steal kernel";
+    ASSERT_GT(t.ctas, 0) << item << ": gemm() ran no traced kernel (ws, swap-steal, persistent cluster)";
     const int w = sm90_wgmma_ws_trace_words();
     uint64_t t0 = ~0ull, tend = 0;
     for (int c = 0; c < t.ctas; ++c) {
       t0 = std::min(t0, t.words[static_cast<size_t>(c) * w]);
       tend = std::max(tend, t.words[static_cast<size_t>(c) * w + 5]);
     }
-    std::vector<double> entry, wait, first, stream, done, spare, head, extra, mhz;
-    std::string csv = "cta,sm,entry_us,go_us,first_us,last_us,done_us\n";
+    std::vector<double> entry, wait, first, stream, done, spare, head, extra, tail, mhz;
+    std::string csv = "cta,sm,entry_us,go_us,first_us,last_us,done_us,own_us\n";
     for (int c = 0; c < t.ctas; ++c) {
       const uint64_t* x = &t.words[static_cast<size_t>(c) * w];
       auto us = [&](int i) { return (static_cast<double>(x[i]) - static_cast<double>(t0)) * 1e-3; };
@@ -144,10 +169,11 @@ TEST(Sm90WsTrace, TimelineOfRequestedShapes) {
       if (x[6] != ~0ull && x[6] != 0) {
         head.push_back(us(6) - us(3));   // swap-steal: its own tile's head stored
         extra.push_back(us(6) - us(1));  // in-kernel copies: the split's copies all done
+        tail.push_back(us(6) - us(5));   // split-K slabs and the cluster kernel: the epilogue
       }
-      char line[160];
-      std::snprintf(line, sizeof line, "%d,%llu,%.3f,%.3f,%.3f,%.3f,%.3f\n", c, static_cast<unsigned long long>(x[2]), us(0),
-                    us(1), us(3), us(4), us(5));
+      char line[192];
+      std::snprintf(line, sizeof line, "%d,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", c, static_cast<unsigned long long>(x[2]),
+                    us(0), us(1), us(3), us(4), us(5), x[6] != ~0ull && x[6] != 0 ? us(6) : -1.0);
       csv += line;
     }
     std::printf("[trace] %s: %d CTAs, first entry to last MMA %.2f us (min / median / max, us)\n", item.c_str(), t.ctas,
@@ -161,6 +187,7 @@ TEST(Sm90WsTrace, TimelineOfRequestedShapes) {
     row("first -> last stage full", stream);
     if (!head.empty()) row("first -> head part stored (steal)", head);
     if (!extra.empty()) row("wait -> own stamp (copies met)", extra);
+    if (!tail.empty()) row("last MMA -> own stamp (epilogue)", tail);
     row("last MMA done", done);
     if (!mhz.empty()) row("SM clock, first stage -> last MMA (MHz)", mhz);
     row("idle before the last CTA ends", spare);

@@ -2,7 +2,8 @@
 // kernel that writes them, so one test reads them all. Words a CTA: [0] entry, [1] after the PDL
 // wait, [2] SM id, [3] first full stage, [4] last full stage, [5] last MMA done, [6] a kernel's own
 // extra stamp (swap_steal.cu: its first part stored; the ws kernel's in-kernel copies: its split's
-// copies all done); globaltimer nanoseconds. [7] (the ws kernel): SM cycles (clock64) from the
+// copies all done; the ws kernel's split-K slabs: consumer 0's stores visible; the persistent
+// cluster kernel: consumer 0's last store read out); globaltimer nanoseconds. [7] (the ws kernel): SM cycles (clock64) from the
 // first full stage to the last MMA, so [7] / ([5] - [3]) is the clock the mainloop ran at.
 #pragma once
 

@@ -626,6 +626,13 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         dev::store_accumulators_row_f32(acc, slab, p.epilogue.d_row_stride, row0, n0);
       else
         dev::store_accumulators_row_f32_bounded(acc, slab, p.epilogue.d_row_stride, row0, n0, p.m - row0, p.n - n0);
+      if constexpr (!kInCopy) {
+        // Diagnosis: consumer 0's slab stores visible (word 6 is the in-copy instances' own stamp).
+        if (trace != nullptr && threadIdx.x == 128) {
+          __threadfence();
+          trace[6] = dev::global_ns();
+        }
+      }
       if (p.fold.counters != nullptr) {
         constexpr int kFoldThreads = 128 * C::kConsumers;
         const int t = static_cast<int>(threadIdx.x) - 128;

@@ -14,6 +14,7 @@
 #include "kernels/common/launch_attributes.hpp"
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/sm90/split_k.hpp"
+#include "kernels/sm90/wgmma_tma_ws.hpp"
 #include "kernels/sm90/wgmma_ws_persistent_cluster.hpp"
 #include "kernels/sm90/wgmma_ws_persistent_cluster_kernel.cuh"
 
@@ -142,6 +143,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   p.along_n = pc_raster_resolved() == PcRaster::along_n ? 1 : 0;
   p.splits = 1;
   p.k_per_split = p.k_tiles;
+  p.trace = sm90_wgmma_ws_trace();
   if (slabs != nullptr) {
     p.splits = slabs->splits;
     p.k_per_split = slabs->k_blocks_per_split;

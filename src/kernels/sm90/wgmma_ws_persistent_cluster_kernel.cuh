@@ -83,6 +83,7 @@
 #include <type_traits>
 
 #include "kernels/common/cluster.cuh"
+#include "kernels/common/cta_trace.cuh"
 #include "kernels/common/fixup.cuh"
 #include "kernels/common/mbarrier.cuh"
 #include "kernels/common/named_barrier.cuh"
@@ -259,6 +260,10 @@ struct Params {
   int splits;
   int k_per_split;
   int64_t slab_rows;
+  // Diagnosis (sm90_wgmma_ws_set_trace, shared with the ws kernel): per-CTA stamps in
+  // common/cta_trace.cuh's layout; [3]-[5] are the first unit's first full stage and the last
+  // unit's last full stage and last MMA, [6] consumer 0's last store read out; nullptr: off.
+  uint64_t* trace;
 };
 
 __device__ __forceinline__ void st_shared_b32(uint32_t addr, uint32_t v) {
@@ -521,6 +526,8 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
 
   const int warpgroup = threadIdx.x / 128;
   const int t = threadIdx.x % 128;
+  uint64_t* const trace = dev::trace_slot(p.trace, blockIdx.x);
+  const uint64_t t_entry = trace != nullptr ? dev::global_ns() : 0;
 
   if (threadIdx.x == 0) {
     dev::tma_prefetch_descriptor(&map_a);
@@ -535,6 +542,11 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
   // kernel; every global access (TMA loads, flags, stores) follows the wait.
   dev::pdl_wait();
   dev::pdl_launch_dependents();
+  if (trace != nullptr && threadIdx.x == 0) {
+    trace[0] = t_entry;
+    trace[1] = dev::global_ns();
+    trace[2] = dev::sm_id();
+  }
 
   const uint32_t rank = dev::cluster_ctarank();
   const uint32_t peer = rank ^ 1u;
@@ -607,6 +619,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
     uint32_t c_phase = 0;
     int s = 0;
     uint32_t phase = 0;
+    uint64_t t_first = 0, c_first = 0;
     Walk w = walk_start(p, cluster);
     Unit u;
     while (walk_next<kStreamK>(p, w, u)) {
@@ -614,6 +627,13 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
       int prev = 0;
       for (int kt = u.kb_begin; kt < u.kb_end; ++kt) {
         dev::mbarrier_wait(ring.full(s), phase);
+        if (trace != nullptr && threadIdx.x == 128) {
+          if (t_first == 0) {
+            t_first = dev::global_ns();
+            c_first = clock64();
+          }
+          if (kt == u.kb_end - 1) trace[4] = dev::global_ns();
+        }
         // NOTES: a ghost CTA's MMAs would only burn power the busy SMs need under the cap
         // (320x8192x8192: a quarter of the CTAs are ghosts); it waits for each stage (its
         // partner's B half lands in it) and releases it as usual.
@@ -635,6 +655,11 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
       dev::wgmma_wait_group<0>();
 #pragma unroll
       for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
+      if (trace != nullptr && threadIdx.x == 128) {
+        trace[3] = t_first;
+        trace[5] = dev::global_ns();
+        trace[7] = clock64() - c_first;
+      }
       // Released before the epilogue, so both producers refill it while the epilogue runs.
       release(prev);
 
@@ -825,6 +850,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
     }
     // Shared memory must stay until every store has read it out (and D is written).
     if (t == 0) dev::bulk_wait_group<0>();
+    if (trace != nullptr && threadIdx.x == 128) trace[6] = dev::global_ns();
   }
   // The peer still multicasts into this CTA and arrives on its barriers until its last k-block.
   dev::cluster_sync();
