@@ -86,6 +86,19 @@ double pct(std::vector<double> v, double q) {
   return v.empty() ? 0.0 : v[static_cast<size_t>(q * (v.size() - 1) + 0.5)];
 }
 
+// One CTA's words in time order; `epilogue`: word 6 (the last store) after the last MMA, and the
+// mainloop's SM cycles in word 7.
+void expect_stamps_in_order(const uint64_t* x, int c, bool epilogue) {
+  EXPECT_LE(x[0], x[1]) << "entry <= after the PDL wait, CTA " << c;
+  EXPECT_LE(x[1], x[3]) << "after the wait <= first stage full, CTA " << c;
+  EXPECT_LE(x[3], x[4]) << "first <= last stage full, CTA " << c;
+  EXPECT_LE(x[4], x[5]) << "last stage full <= last MMA done, CTA " << c;
+  EXPECT_LT(x[2], 1024u) << "an SM id, CTA " << c;
+  if (!epilogue) return;
+  EXPECT_LE(x[5], x[6]) << "last MMA done <= the last store read out, CTA " << c;
+  EXPECT_GT(x[7], 0u) << "SM cycles over the mainloop, CTA " << c;
+}
+
 TEST(Sm90WsTrace, StampsEveryCtaInOrderOnlyWhileSet) {
   TCGEMM_REQUIRE_GPU(90);
   // 16x1024x1024: the decode path's 64x16 swap tile (16 tiles, K split); 300x520x1000: 3 x 3 128x256 tiles.
@@ -96,14 +109,7 @@ TEST(Sm90WsTrace, StampsEveryCtaInOrderOnlyWhileSet) {
     const int tiles = s.m == 16 ? 16 : 9;
     ASSERT_GE(t.ctas, tiles) << shape_name(s) << ": CTAs traced";
     ASSERT_EQ(t.ctas % tiles, 0) << shape_name(s) << ": a whole number of splits of every tile";
-    for (int c = 0; c < t.ctas; ++c) {
-      const uint64_t* x = &t.words[static_cast<size_t>(c) * w];
-      EXPECT_LE(x[0], x[1]) << "entry <= after the PDL wait, CTA " << c;
-      EXPECT_LE(x[1], x[3]) << "after the wait <= first stage full, CTA " << c;
-      EXPECT_LE(x[3], x[4]) << "first <= last stage full, CTA " << c;
-      EXPECT_LE(x[4], x[5]) << "last stage full <= last MMA done, CTA " << c;
-      EXPECT_LT(x[2], 1024u) << "an SM id, CTA " << c;
-    }
+    for (int c = 0; c < t.ctas; ++c) expect_stamps_in_order(&t.words[static_cast<size_t>(c) * w], c, false);
   }
 }
 
@@ -118,16 +124,7 @@ TEST(Sm90WsTrace, PersistentClusterStampsInOrder) {
   const Timeline t = trace_gemm(s, 1, 1, true, name);
   const int w = sm90_wgmma_ws_trace_words();
   ASSERT_EQ(t.ctas, 48) << "one row a CTA: 24 clusters of 2";
-  for (int c = 0; c < t.ctas; ++c) {
-    const uint64_t* x = &t.words[static_cast<size_t>(c) * w];
-    EXPECT_LE(x[0], x[1]) << "entry <= after the PDL wait, CTA " << c;
-    EXPECT_LE(x[1], x[3]) << "after the wait <= first stage full, CTA " << c;
-    EXPECT_LE(x[3], x[4]) << "first <= last stage full, CTA " << c;
-    EXPECT_LE(x[4], x[5]) << "last stage full <= last MMA done, CTA " << c;
-    EXPECT_LE(x[5], x[6]) << "last MMA done <= the last store read out, CTA " << c;
-    EXPECT_GT(x[7], 0u) << "SM cycles over the mainloop, CTA " << c;
-    EXPECT_LT(x[2], 1024u) << "an SM id, CTA " << c;
-  }
+  for (int c = 0; c < t.ctas; ++c) expect_stamps_in_order(&t.words[static_cast<size_t>(c) * w], c, true);
 }
 
 TEST(Sm90WsTrace, TimelineOfRequestedShapes) {
