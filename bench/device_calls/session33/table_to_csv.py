@@ -34,13 +34,16 @@ def main():
         w = csv.writer(f)
         w.writerow(["date", "device", "driver", "command", "shape", "provider", "kernel", "tflops", "ratio_to_cublas"])
         for t in tables:
-            _, rows = rows_of(t)
+            device_line, rows = rows_of(t)
+            # The card the table names (calls may land on an H100); the H200 where it names none.
+            named = re.search(r"NVIDIA [A-Za-z0-9 ]+?(?=[,(:]|\s{2}|$)", device_line)
+            device = named.group(0).strip() if named else "NVIDIA H200"
             for r in rows:
                 if r.get("Disposition") not in ("passed", "not_verified", "-"):
                     continue
                 tflops = float(r["GFLOP/s"]) / 1000.0
                 ratio = r["vs cuBLAS"].rstrip("x") if r["vs cuBLAS"] != "-" else ""
-                w.writerow([date, "NVIDIA H200", driver, command + " # " + t.split("/")[-1], r["Problem"],
+                w.writerow([date, device, driver, command + " # " + t.split("/")[-1], r["Problem"],
                             r["Provider"], r["Kernel"], f"{tflops:.2f}", ratio])
             by_shape = {}
             for r in rows:
