@@ -19,3 +19,6 @@ for pass in 1 2; do
     "tcgemm bench --suite=bench/device_calls/session36/tallfit.txt --kernels=$KS" $W/bench_tallfit_pass*.txt
   save
 done
+run_suite_if_time 330
+save
+for p in 1 2; do echo "== tallfit pass $p"; grep -vE '^\s*$' $W/bench_tallfit_pass$p.txt | tail -40 | cut -c1-160; done
