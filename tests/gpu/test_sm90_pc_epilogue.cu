@@ -49,11 +49,7 @@ const Instance kInstances[] = {
     // The 192-row fitting widths: three consumers, each one's whole row in its buffer, the last 32
     // (160) or 48 (176) columns a partial box.
     {DType::bf16, 3, PcTile::m192n160, "bf16_192x160_s3"},  {DType::f16, 3, PcTile::m192n160, "f16_192x160_s3"},
-    {DType::bf16, 3, PcTile::m192n176, "bf16_192x176_s3"},  {DType::f16, 3, PcTile::m192n176, "f16_192x176_s3"},
-    // The tall tile's fitting widths: four consumers, the last 40/48/56 columns a partial box, C's
-    // second box reaching into the next tile's columns.
-    {DType::bf16, 3, PcTile::m256n104, "bf16_256x104_s3"},  {DType::f16, 3, PcTile::m256n112, "f16_256x112_s3"},
-    {DType::bf16, 3, PcTile::m256n120, "bf16_256x120_s3"}};
+    {DType::bf16, 3, PcTile::m192n176, "bf16_192x176_s3"},  {DType::f16, 3, PcTile::m192n176, "f16_192x176_s3"}};
 
 // N % 8 == 0 with beta != 0 (385x200, 640x512, 520x768): no columns past the last 16-byte chunk.
 const Shape kShapes[] = {{1, 1, 1},    {7, 7, 7},       {33, 33, 33},       {129, 129, 129}, {257, 300, 96},

@@ -309,73 +309,6 @@ TEST(Sm90PersistentClusterFit192Entries, Shape) {
   EXPECT_EQ(pair_tiles(4224, 4224, 192, 176), 264);  // 4 whole rounds on 66 clusters
 }
 
-// --- the tall tile's fitting widths (four consumer warpgroups of m64n104/112/120, 3 stages) -------
-// B stages of 112/112/128 rows, halves of 56/56/64 (the upper one reaching into the next tile or
-// past N), the partial last box (40/48/56 columns by the threads), N tails, N inside the first B half
-// (50), ghost CTAs (M = 513), and the shapes they are for (N = 520, 336, 600).
-constexpr const char* kTallFitNames[] = {
-    "sm90_wgmma_bf16_256x104x64_s3_pc2x1_tmastore", "sm90_wgmma_f16_256x104x64_s3_pc2x1_tmastore",
-    "sm90_wgmma_bf16_256x112x64_s3_pc2x1_tmastore", "sm90_wgmma_f16_256x112x64_s3_pc2x1_tmastore",
-    "sm90_wgmma_bf16_256x120x64_s3_pc2x1_tmastore", "sm90_wgmma_f16_256x120x64_s3_pc2x1_tmastore"};
-DType tall_fit_input(int instance) { return instance % 2 == 1 ? DType::f16 : DType::bf16; }
-PcTile tall_fit_tile(int instance) {
-  return instance < 2 ? PcTile::m256n104 : instance < 4 ? PcTile::m256n112 : PcTile::m256n120;
-}
-const Shape kTallFitShapes[] = {{1, 1, 1},       {7, 7, 7},       {33, 33, 33},    {257, 105, 64},
-                                {513, 230, 130}, {300, 520, 200}, {600, 336, 96},  {256, 600, 72},
-                                {700, 50, 64},   {1000, 1000, 1001}, {6656, 520, 256}, {2816, 336, 777}};
-
-class Sm90PersistentClusterTallFit : public ::testing::TestWithParam<Case> {};
-
-TEST_P(Sm90PersistentClusterTallFit, MatchesDeviceReference) {
-  TCGEMM_REQUIRE_GPU(90);
-  const auto [instance, shape_index, max_clusters] = GetParam();
-  const DType input = tall_fit_input(instance);
-  const float alphas[] = {1.0f, 0.75f, -1.25f};
-  const GemmDesc g = tn_problem(input, kTallFitShapes[shape_index], shape_index % 3 == 1 ? 8 : 0, alphas[shape_index % 3]);
-  run_and_check(kTallFitNames[instance], input, 3, max_clusters, g, PcDStore::tma, tall_fit_tile(instance));
-}
-
-std::string tall_fit_case_name(const ::testing::TestParamInfo<Case>& info) {
-  const auto [instance, si, cap] = info.param;
-  return param_name(kTallFitNames[instance], kTallFitShapes[si], cap);
-}
-
-INSTANTIATE_TEST_SUITE_P(Registry, Sm90PersistentClusterTallFit,
-                         ::testing::Combine(::testing::Range(0, 6),
-                                            ::testing::Range(0, static_cast<int>(std::size(kTallFitShapes))),
-                                            ::testing::Values(-1)),
-                         tall_fit_case_name);
-INSTANTIATE_TEST_SUITE_P(FewClusters, Sm90PersistentClusterTallFit,
-                         ::testing::Combine(::testing::Range(0, 6), ::testing::Values(4, 5, 9, 11),
-                                            ::testing::Values(1, 3)),
-                         tall_fit_case_name);
-
-// D by the threads (an odd ld); beta != 0 is test_sm90_pc_epilogue.cu's.
-TEST(Sm90PersistentClusterTallFitEpilogue, ThreadsD) {
-  TCGEMM_REQUIRE_GPU(90);
-  for (int instance = 0; instance < 6; ++instance) {
-    SCOPED_TRACE(kTallFitNames[instance]);
-    const DType input = tall_fit_input(instance);
-    run_and_check(kTallFitNames[instance], input, 3, 0, with_d_ld(tn_problem(input, {513, 259, 200}, 0, -0.75f), 259),
-                  PcDStore::threads, tall_fit_tile(instance));
-  }
-}
-
-TEST(Sm90PersistentClusterTallFitEntries, Shape) {
-  for (int instance = 0; instance < 6; ++instance) {
-    const KernelEntry* k = find_kernel(kTallFitNames[instance]);
-    ASSERT_NE(k, nullptr) << kTallFitNames[instance];
-    EXPECT_EQ(k->tile_m, 256);
-    EXPECT_EQ(k->tile_n, instance < 2 ? 104 : instance < 4 ? 112 : 120);
-    EXPECT_EQ(k->stages, 3);
-    EXPECT_EQ(k->threads, 640);
-    EXPECT_EQ(k->cluster_m, 2);
-  }
-  EXPECT_EQ(pair_tiles(6656, 520, 256, 104), 65);  // one round on 66 clusters, no N padding
-  EXPECT_EQ(pair_tiles(11000, 336, 256, 112), 66);
-}
-
 // The tall 256x128 tile through its gated entry on the shapes its rule admits at 132 SMs, an odd K
 // and ragged M and N edges included (four consumers, each a 64-row slab of the 256-row tile).
 TEST(Sm90PersistentClusterTall, GemmEntryOnItsShapes) {
@@ -490,19 +423,6 @@ TEST(Sm90PersistentClusterSmall, Fit192RingAndGhostAcrossTiles) {
                   fit192_tile(instance));
     run_and_check(kFit192Names[instance], input, 3, 1, with_d_ld(tn_problem(input, {385, 257, 130}, 0, 0.75f), 257),
                   PcDStore::threads, fit192_tile(instance));
-  }
-}
-
-// The tall fitting widths likewise (the sanitizers' small cases).
-TEST(Sm90PersistentClusterSmall, TallFitRingAndGhostAcrossTiles) {
-  TCGEMM_REQUIRE_GPU(90);
-  for (int instance = 0; instance < 6; instance += 2) {
-    SCOPED_TRACE(kTallFitNames[instance]);
-    run_and_check(kTallFitNames[instance], DType::bf16, 3, 1, tn_problem(DType::bf16, {513, 230, 130}, 8, 0.75f),
-                  PcDStore::tma, tall_fit_tile(instance));
-    run_and_check(kTallFitNames[instance], DType::bf16, 3, 1,
-                  with_d_ld(tn_problem(DType::bf16, {513, 259, 130}, 0, 0.75f), 259), PcDStore::threads,
-                  tall_fit_tile(instance));
   }
 }
 

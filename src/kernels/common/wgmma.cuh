@@ -95,10 +95,6 @@ struct Wgmma;
 #define TCGEMM_WGMMA_REGS32 TCGEMM_WGMMA_REGS16 ", " TCGEMM_WGMMA_R2 ", " TCGEMM_WGMMA_R3
 #define TCGEMM_WGMMA_REGS64 \
   TCGEMM_WGMMA_REGS32 ", " TCGEMM_WGMMA_R4 ", " TCGEMM_WGMMA_R5 ", " TCGEMM_WGMMA_R6 ", " TCGEMM_WGMMA_R7
-#define TCGEMM_WGMMA_REGS48 TCGEMM_WGMMA_REGS32 ", " TCGEMM_WGMMA_R4 ", " TCGEMM_WGMMA_R5
-#define TCGEMM_WGMMA_REGS52 TCGEMM_WGMMA_REGS48 ", %48, %49, %50, %51"
-#define TCGEMM_WGMMA_REGS56 TCGEMM_WGMMA_REGS48 ", " TCGEMM_WGMMA_R6
-#define TCGEMM_WGMMA_REGS60 TCGEMM_WGMMA_REGS56 ", %56, %57, %58, %59"
 #define TCGEMM_WGMMA_REGS72 TCGEMM_WGMMA_REGS64 ", " TCGEMM_WGMMA_R8
 #define TCGEMM_WGMMA_REGS80 TCGEMM_WGMMA_REGS72 ", " TCGEMM_WGMMA_R9
 #define TCGEMM_WGMMA_REGS88 TCGEMM_WGMMA_REGS80 ", " TCGEMM_WGMMA_R10
@@ -112,14 +108,9 @@ struct Wgmma;
 #define TCGEMM_WGMMA_ACC8(i)                                                                     \
   "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
       "+f"(d[i + 6]), "+f"(d[i + 7])
-#define TCGEMM_WGMMA_ACC4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
 #define TCGEMM_WGMMA_ACC16(i) TCGEMM_WGMMA_ACC8(i), TCGEMM_WGMMA_ACC8(i + 8)
 #define TCGEMM_WGMMA_ACC32(i) TCGEMM_WGMMA_ACC16(i), TCGEMM_WGMMA_ACC16(i + 16)
 #define TCGEMM_WGMMA_ACC64(i) TCGEMM_WGMMA_ACC32(i), TCGEMM_WGMMA_ACC32(i + 32)
-#define TCGEMM_WGMMA_ACC48(i) TCGEMM_WGMMA_ACC32(i), TCGEMM_WGMMA_ACC16(i + 32)
-#define TCGEMM_WGMMA_ACC52(i) TCGEMM_WGMMA_ACC48(i), TCGEMM_WGMMA_ACC4(i + 48)
-#define TCGEMM_WGMMA_ACC56(i) TCGEMM_WGMMA_ACC48(i), TCGEMM_WGMMA_ACC8(i + 48)
-#define TCGEMM_WGMMA_ACC60(i) TCGEMM_WGMMA_ACC56(i), TCGEMM_WGMMA_ACC4(i + 56)
 #define TCGEMM_WGMMA_ACC72(i) TCGEMM_WGMMA_ACC64(i), TCGEMM_WGMMA_ACC8(i + 64)
 #define TCGEMM_WGMMA_ACC80(i) TCGEMM_WGMMA_ACC64(i), TCGEMM_WGMMA_ACC16(i + 64)
 #define TCGEMM_WGMMA_ACC88(i) TCGEMM_WGMMA_ACC80(i), TCGEMM_WGMMA_ACC8(i + 80)
@@ -159,10 +150,6 @@ struct Wgmma;
 TCGEMM_WGMMA_DEFINE(16, 8, "%8", "%9", "%10", "%11", "%12")
 TCGEMM_WGMMA_DEFINE(32, 16, "%16", "%17", "%18", "%19", "%20")
 TCGEMM_WGMMA_DEFINE(64, 32, "%32", "%33", "%34", "%35", "%36")
-// 104, 112 and 120: the tall 256-row tile's fitting widths (N = 520, 336, 600 in five or three).
-TCGEMM_WGMMA_DEFINE(104, 52, "%52", "%53", "%54", "%55", "%56")
-TCGEMM_WGMMA_DEFINE(112, 56, "%56", "%57", "%58", "%59", "%60")
-TCGEMM_WGMMA_DEFINE(120, 60, "%60", "%61", "%62", "%63", "%64")
 TCGEMM_WGMMA_DEFINE(128, 64, "%64", "%65", "%66", "%67", "%68")
 // 144, 160 and 176: the persistent kernel's grid-fitting tile widths (wgmma takes N in steps of 8).
 TCGEMM_WGMMA_DEFINE(144, 72, "%72", "%73", "%74", "%75", "%76")

@@ -321,13 +321,6 @@ void add_sm90_pc_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m256n128>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore"));
   table.push_back(pc_tall_entry<DType::bf16>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore_tall"));
   table.push_back(pc_tall_entry<DType::f16>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore_tall"));
-  // The tall tile's fitting widths (3 stages), by name: N = 520, 336, 600 in whole columns.
-  table.push_back(pc_entry<DType::bf16, 3, 0, PcTile::m256n104>("sm90_wgmma_bf16_256x104x64_s3_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::bf16, 3, 0, PcTile::m256n112>("sm90_wgmma_bf16_256x112x64_s3_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::bf16, 3, 0, PcTile::m256n120>("sm90_wgmma_bf16_256x120x64_s3_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 3, 0, PcTile::m256n104>("sm90_wgmma_f16_256x104x64_s3_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 3, 0, PcTile::m256n112>("sm90_wgmma_f16_256x112x64_s3_pc2x1_tmastore"));
-  table.push_back(pc_entry<DType::f16, 3, 0, PcTile::m256n120>("sm90_wgmma_f16_256x120x64_s3_pc2x1_tmastore"));
   table.push_back(pc_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_swap_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_swapab"));

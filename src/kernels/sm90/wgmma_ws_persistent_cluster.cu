@@ -51,15 +51,10 @@ auto with_fit_tile(PcTile tile, F&& f) {
   return f(std::integral_constant<PcTile, PcTile::m128n192>{});
 }
 
-// The 3-stage fitting widths (bf16 or f16, D in the input type): 192 rows by 160/176, 256 rows by
-// 104/112/120.
-constexpr bool is_row3_tile(PcTile t) { return is_pc_fit192_tile(t) || is_pc_tall_fit_tile(t); }
+// The 192-row fitting widths (3 stages, bf16 or f16).
 template <class F>
-auto with_row3_tile(PcTile tile, F&& f) {
+auto with_fit192_tile(PcTile tile, F&& f) {
   if (tile == PcTile::m192n160) return f(std::integral_constant<PcTile, PcTile::m192n160>{});
-  if (tile == PcTile::m256n104) return f(std::integral_constant<PcTile, PcTile::m256n104>{});
-  if (tile == PcTile::m256n112) return f(std::integral_constant<PcTile, PcTile::m256n112>{});
-  if (tile == PcTile::m256n120) return f(std::integral_constant<PcTile, PcTile::m256n120>{});
   return f(std::integral_constant<PcTile, PcTile::m192n176>{});
 }
 
@@ -72,8 +67,8 @@ const void* pick_function(DType input, int stages, PcTile tile) {
   if (tile == PcTile::m256n128)
     return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 4, false, PcTile::m256n128>()
                                 : kernel_function<WgmmaInput::f16, 4, false, PcTile::m256n128>();
-  if (is_row3_tile(tile))
-    return with_row3_tile(tile, [&](auto t) {
+  if (is_pc_fit192_tile(tile))
+    return with_fit192_tile(tile, [&](auto t) {
       return input == DType::bf16 ? kernel_function<WgmmaInput::bf16, 3, false, decltype(t)::value>()
                                   : kernel_function<WgmmaInput::f16, 3, false, decltype(t)::value>();
     });
@@ -100,7 +95,7 @@ Status launch_impl(const GemmArgs& args, DType input, int max_clusters, PcDStore
   const int64_t ldd = effective_ld(g.d, extent_c(g));
   Result<TensorMap2d> map_a = make_tensor_map_2d("A", g.a.dtype, args.a, g.k, g.m, lda, C::kTileK, C::kTileM);
   if (!map_a.ok()) return map_a.status();
-  Result<TensorMap2d> map_b = make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, C::kTileK, C::kBHalfRows);
+  Result<TensorMap2d> map_b = make_tensor_map_2d("B", g.b.dtype, args.b, g.k, g.n, ldb, C::kTileK, C::kTileN / 2);
   if (!map_b.ok()) return map_b.status();
   // Inner extent n rounded down to 16 bytes (see the NOTES on 16-byte store granularity); where
   // that is 0 no TMA store is issued and the map only has to be valid (ldd >= kChunkCols here, by
@@ -387,11 +382,11 @@ Status sm90_wgmma_ws_pc_launch(const GemmArgs& args, DType input, int stages, in
     return input == DType::bf16 ? launch_impl<WgmmaInput::bf16, 4, false, PcTile::m256n128>(args, input, max_clusters, store)
                                 : launch_impl<WgmmaInput::f16, 4, false, PcTile::m256n128>(args, input, max_clusters, store);
   }
-  if (is_row3_tile(tile)) {
+  if (is_pc_fit192_tile(tile)) {
     if (!pc_tile_instantiated(input, stages, tile) || args.desc.d.dtype != input)
-      return Status(StatusCode::internal, "persistent cluster kernel: the 192- and 256-row fitting widths are built "
-                                          "for bf16 and f16 at 3 stages, D in the input type");
-    return with_row3_tile(tile, [&](auto t) {
+      return Status(StatusCode::internal, "persistent cluster kernel: the 192-row fitting widths are built for bf16 and "
+                                          "f16 at 3 stages, D in the input type");
+    return with_fit192_tile(tile, [&](auto t) {
       return input == DType::bf16
                  ? launch_impl<WgmmaInput::bf16, 3, false, decltype(t)::value>(args, input, max_clusters, store)
                  : launch_impl<WgmmaInput::f16, 3, false, decltype(t)::value>(args, input, max_clusters, store);
@@ -452,7 +447,7 @@ bool pc_tile_instantiated(DType input, int stages, PcTile tile) {
   if (stages != 3 && stages != 4) return false;
   if (tile == PcTile::m128n256) return input == DType::bf16 || input == DType::f16 || input == DType::tf32;
   if (tile == PcTile::m192n192) return input == DType::bf16 || (input == DType::f16 && stages == 4);
-  if (is_row3_tile(tile)) return (input == DType::bf16 || input == DType::f16) && stages == 3;
+  if (is_pc_fit192_tile(tile)) return (input == DType::bf16 || input == DType::f16) && stages == 3;
   return (input == DType::bf16 || input == DType::f16) && stages == 4;  // the fitting widths, 256x128
 }
 
@@ -469,8 +464,8 @@ Sm90WsShape sm90_wgmma_ws_pc_shape(int stages, DType input, PcTile tile) {
     using C = Config<WgmmaInput::bf16, 4, PcTile::m256n128>;
     return {C::kTileM, C::kTileN, tile_k, 4, C::kThreads, static_cast<int>(C::kSmemBytes)};
   }
-  if (is_row3_tile(tile))
-    return with_row3_tile(tile, [&](auto t) -> Sm90WsShape {
+  if (is_pc_fit192_tile(tile))
+    return with_fit192_tile(tile, [&](auto t) -> Sm90WsShape {
       using C = Config<WgmmaInput::bf16, 3, decltype(t)::value>;
       return {C::kTileM, C::kTileN, tile_k, 3, C::kThreads, static_cast<int>(C::kSmemBytes)};
     });

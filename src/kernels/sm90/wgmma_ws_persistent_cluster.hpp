@@ -53,21 +53,11 @@ enum class PcDStore { tma, threads };
 // clusters, where 192x192 runs 242 (3.67 rounds, the last a third idle); 6144x640 is 4 columns of
 // 160 where 192 pads N by 20%. Measured (run 225): within the profiler's order bias of 192x192 there,
 // behind it at short K; by name only.
-// m256n104/112/120 (four consumer warpgroups of m64n104/112/120, bf16/f16 at 3 stages, D of the
-// input type): the tall tile's fitting widths, N = 520, 336 or 600 in five, three or five columns
-// where 128 pads by 7-23% (cuBLAS's 104x256, 112x256 there, in its D^T terms; session 35). Each B
-// stage holds the width rounded up to 16 rows, so that the pair's two B halves start on swizzle atoms.
-enum class PcTile {
-  m128n256, m192n192, m128n144, m128n176, m128n192, m128n160, m256n128, m192n176, m192n160,
-  m256n104, m256n112, m256n120
-};
+enum class PcTile { m128n256, m192n192, m128n144, m128n176, m128n192, m128n160, m256n128, m192n176, m192n160 };
 constexpr bool is_pc_fit_tile(PcTile t) {
   return t == PcTile::m128n144 || t == PcTile::m128n160 || t == PcTile::m128n176 || t == PcTile::m128n192;
 }
 constexpr bool is_pc_fit192_tile(PcTile t) { return t == PcTile::m192n160 || t == PcTile::m192n176; }
-constexpr bool is_pc_tall_fit_tile(PcTile t) {
-  return t == PcTile::m256n104 || t == PcTile::m256n112 || t == PcTile::m256n120;
-}
 bool pc_tile_instantiated(DType input, int stages, PcTile tile);
 
 // f32_d: the _f32d instances (bf16/f16 inputs, 3 stages, 128x256), which store an f32 D (and read

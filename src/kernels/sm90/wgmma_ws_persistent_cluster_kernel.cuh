@@ -112,22 +112,18 @@ struct Config {
   static constexpr bool kSquare = Tile == PcTile::m192n192;
   static constexpr bool kTall = Tile == PcTile::m256n128;
   static constexpr bool kFit192 = is_pc_fit192_tile(Tile);
-  static constexpr bool kTallFit = is_pc_tall_fit_tile(Tile);
   // The grid-fitting widths (PcTile::m128n144/160/176/192): 128 rows, N chosen per shape so the pair
   // grid fills the clusters (fit_tile_width, analysis/path_rules.hpp); a width not a multiple of the 64-column store box ends
   // in a partial box, stored by the threads.
   static constexpr bool kFit = is_pc_fit_tile(Tile);
   // The C buffer holds a consumer's whole tile row, rounded up to whole boxes (one store chunk a
   // tile; a width not a multiple of 64 ends in a partial box, stored by the threads).
-  static constexpr bool kRowBuffer = kFit || kFit192 || kTallFit;
-  static constexpr int kTileM = kSquare || kFit192 ? 192 : kTall || kTallFit ? 256 : 128;
+  static constexpr bool kRowBuffer = kFit || kFit192;
+  static constexpr int kTileM = kSquare || kFit192 ? 192 : kTall ? 256 : 128;
   static constexpr int kTileN = kSquare                       ? 192
                                 : Tile == PcTile::m192n160 ? 160
                                 : Tile == PcTile::m192n176 ? 176
                                 : kTall                    ? 128
-                                : Tile == PcTile::m256n104 ? 104
-                                : Tile == PcTile::m256n112 ? 112
-                                : Tile == PcTile::m256n120 ? 120
                                 : Tile == PcTile::m128n144 ? 144
                                 : Tile == PcTile::m128n160 ? 160
                                 : Tile == PcTile::m128n176 ? 176
@@ -145,11 +141,7 @@ struct Config {
   static constexpr uint32_t kSwizzleBytes = 128;
   static constexpr uint32_t kAtomBytes = 8 * kSwizzleBytes;                      // 1024
   static constexpr uint32_t kABytes = kTileM * kTileK * kElementBytes;           // 16 (24) KB
-  // B rows a stage holds: the width rounded up to 16, so each CTA's half (kBHalfRows, loaded into
-  // both) starts on a 1024-byte swizzle atom; the MMAs read the first kTileN rows.
-  static constexpr int kBLoadRows = (kTileN + 15) / 16 * 16;
-  static constexpr int kBHalfRows = kBLoadRows / 2;
-  static constexpr uint32_t kBBytes = kBLoadRows * kTileK * kElementBytes;       // 32 (24) KB
+  static constexpr uint32_t kBBytes = kTileN * kTileK * kElementBytes;           // 32 (24) KB
   static constexpr uint32_t kBHalfBytes = kBBytes / 2;                           // 16 (12) KB
   static constexpr uint32_t kStageBytes = kABytes + kBBytes;                     // 48 KB either tile
 
@@ -204,8 +196,8 @@ constexpr bool check_config() {
   static_assert((C::kRowBuffer ? C::kStoreCols >= C::kTileN : C::kTileN % C::kStoreCols == 0) &&
                     C::kStoreCols % C::kBoxCols == 0,
                 "C is stored in whole 128-byte-wide boxes (a fitting width in one chunk)");
-  static_assert(!C::kRowBuffer || (C::kDBytes == 2 && C::kTileN % 8 == 0),
-                "whole-row C buffers (the fitting widths): 16-bit D, N in steps of 8 (16-byte chunks)");
+  static_assert(!C::kRowBuffer || (C::kDBytes == 2 && C::kTileN % 16 == 0),
+                "whole-row C buffers (the fitting widths): 16-bit D, N in steps of 16");
   static_assert(C::kBoxCols * C::kDBytes == C::kSwizzleBytes && C::kBoxCols % 8 == 0,
                 "a box row is one 128-byte swizzle row of whole 8-column fragment blocks");
   static_assert(C::kABytes % C::kAtomBytes == 0 && C::kBHalfBytes % C::kAtomBytes == 0 &&
@@ -228,10 +220,7 @@ static_assert(check_config<WgmmaInput::bf16, 3>() && check_config<WgmmaInput::bf
               check_config<WgmmaInput::bf16, 4, PcTile::m128n192>() &&
               check_config<WgmmaInput::bf16, 4, PcTile::m256n128>() &&
               check_config<WgmmaInput::bf16, 3, PcTile::m192n160>() &&
-              check_config<WgmmaInput::bf16, 3, PcTile::m192n176>() &&
-              check_config<WgmmaInput::bf16, 3, PcTile::m256n104>() &&
-              check_config<WgmmaInput::bf16, 3, PcTile::m256n112>() &&
-              check_config<WgmmaInput::bf16, 3, PcTile::m256n120>());
+              check_config<WgmmaInput::bf16, 3, PcTile::m192n176>());
 static_assert(Config<WgmmaInput::tf32, 3>::kSmemBytes == Config<WgmmaInput::bf16, 3>::kSmemBytes &&
                   Config<WgmmaInput::tf32, 4>::kSmemBytes == Config<WgmmaInput::bf16, 4>::kSmemBytes,
               "tf32 stages and C buffers hold the same bytes as 16-bit ones");
@@ -576,13 +565,11 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
         const TileCoord tc = tile_coord<C>(u.pt, rank, p);
         // A B half wholly past N is not loaded: its stale shared memory only feeds columns that
         // the (clipped) TMA store never writes. Both CTAs see the same n0, so count the same bytes.
-        const bool b_upper_half = tc.n0 + C::kBHalfRows < p.n;
+        const bool b_upper_half = tc.n0 + C::kTileN / 2 < p.n;
         // A ghost CTA (a tile row past M) loads no A and multiplies nothing (see the consumers); it
         // still multicasts its B half to its partner and takes the partner's.
         const uint32_t stage_bytes = (tc.ghost ? 0u : C::kABytes) + (b_upper_half ? 2 : 1) * C::kBHalfBytes;
-        // A width not a multiple of 16: the upper half reaches past the tile into the next one's
-        // first rows (or TMA's zeros past N), which no MMA reads.
-        const int32_t b_row = tc.n0 + static_cast<int32_t>(rank) * C::kBHalfRows;
+        const int32_t b_row = tc.n0 + static_cast<int32_t>(rank) * (C::kTileN / 2);
         for (int kt = u.kb_begin; kt < u.kb_end; ++kt) {
           // Parity phase ^ 1: the stage's previous use released by both CTAs' consumers (on a
           // fresh barrier, the first round passes at once).
@@ -818,9 +805,9 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
           dev::bulk_commit_group();
         }
         if constexpr (C::kRowBuffer && C::kTileN % C::kBoxCols != 0) {
-          // The partial last box (16-56 of its 64 columns are this tile's; a TMA store would
+          // The partial last box (16 or 48 of its 64 columns are this tile's; a TMA store would
           // write the next tile's): 16-byte chunks by the threads, up to n_tma (the tail below
-          // takes the rest). Rows start 16-byte aligned: ldd % 8 == 0, N0 a multiple of 8.
+          // takes the rest). Rows start 16-byte aligned: ldd % 8 == 0, N0 a multiple of 16.
           constexpr int kPartChunks = (C::kTileN % C::kBoxCols) / 8;
           const int64_t box_n0 = chunk_n0 + C::kFullBoxes * C::kBoxCols;
           for (int i = t; i < 64 * kPartChunks; i += 128) {
