@@ -69,7 +69,7 @@ TEST(BenchSuite, SummaryShowsGemmsPick) {
 }
 
 TEST(BenchSuite, ShippedSuitesParse) {
-  for (const char* name : {"default", "ladder", "peak", "cliffs", "random", "midsize"}) {
+  for (const char* name : {"default", "ladder", "peak", "cliffs", "random", "midsize", "tall", "splitk"}) {
     const std::string path = std::string(TCGEMM_SOURCE_DIR) + "/bench/suites/" + name + ".txt";
     FILE* f = std::fopen(path.c_str(), "r");
     ASSERT_NE(f, nullptr) << path;
