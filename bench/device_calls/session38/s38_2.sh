@@ -20,6 +20,15 @@ for b in 1 2 4 8 1; do
   done
   save
 done
+# Run 239's open question: does L2's request coalescer (LRC) merge cuBLAS's A reads at 6656x624x1024?
+L=lrc__xbar2lrc_requests_op_read.sum,lrc__lrc2xbar_sectors_op_read.sum,lrc__xbar2gpc_sectors_op_read.sum,lrc__lts2lrc_sectors_op_read.sum,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__request_sectors_op_read_coalescing_achieved_type_programmatic.sum,lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum,lrc__xbar2gpc_sectors_op_read_coalescing_achieved.sum
+for who in tcgemm:persistent_cluster cublas:nvjet; do
+  timeout 60 ncu --clock-control none --metrics $L,gpu__time_duration.sum --kernel-name regex:${who#*:} --launch-skip 2 --launch-count 1 \
+    $B/tcgemm profile --verification-enabled=false --warmup-iterations=2 --profiling-iterations=2 --profiling-rounds=1 \
+    --m=6656 --n=624 --k=1024 --providers=${who%%:*} > $W/lrc_${who%%:*}.txt 2>&1
+  echo "== lrc ${who%%:*} rc=$?"; grep -E "lrc__|gpu__time" $W/lrc_${who%%:*}.txt | head -10
+done
+save
 run_suite_if_time 480
 save
 python3 bench/device_calls/session38/batch_table.py $W/bench_*_b*_*.csv
