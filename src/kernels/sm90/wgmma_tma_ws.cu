@@ -274,16 +274,6 @@ int32_t l2_hint_mode() {
   return h;
 }
 
-// Params::load_batch: 1 (off) unless TCGEMM_DIAG_LOAD_BATCH=b asks for batches of b k-blocks
-// (diagnosis; clamped to the ring's stages at launch).
-int32_t load_batch_mode() {
-  static const int32_t b = [] {
-    const char* v = std::getenv("TCGEMM_DIAG_LOAD_BATCH");
-    return v == nullptr ? 1 : std::max(1, static_cast<int32_t>(std::strtol(v, nullptr, 10)));
-  }();
-  return b;
-}
-
 Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blocks_per_split, int splits,
                    float* partials, bool allow_direct_store, const InCopy* copy = nullptr,
                    const Sm90ClusterSplit* cs = nullptr, Sm90Multicast mc = {}, uint32_t* fold_counters = nullptr) {
@@ -386,7 +376,6 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   p.mc_m = mc.m;
   p.mc_n = mc.n;
   p.l2_hint = l2_hint_mode();
-  p.load_batch = std::min(load_batch_mode(), static_cast<int32_t>(v.stages));
   if (in_cluster) {
     if (Status st = check_cluster_split(*cs, k_blocks, p.tiles_m * p.tiles_n, v); !st.ok()) return st;
   }

@@ -204,11 +204,6 @@ struct Params {
   // where 1 cost 128x8192x28672's split-K tile 4% (bench/NOTES.md, runs 210-212); 4 (the
   // default): as 1 on the one-consumer tiles, as 2 on the others (run 212: 2-5% on split-K).
   int32_t l2_hint;
-  // Loads issued in batches (1 = off; TCGEMM_DIAG_LOAD_BATCH, at most the stage count): the producer
-  // waits until `load_batch` stages are free, then issues their consecutive k-blocks back to back,
-  // so the 128-byte row pieces of one DRAM page are requested together (bench/NOTES.md, runs 39 and
-  // 240: DRAM page locality on the streaming small-M shapes).
-  int32_t load_batch;
   // Split-K's reduce in this grid (slab_fold.cuh), with f32 slabs only: the tile's `splits` CTAs
   // meet at counters[blockIdx.x] and write `out` (the caller's D, C, alpha, beta); slab z is
   // slab_floats floats past slab z-1. counters nullptr: off (splitk_reduce runs after the grid).
@@ -467,23 +462,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         else dev::tma_load_2d_multicast(dst, map, bar, c0, c1, mask);
       };
       for (int kt = 0; kt < k_tiles; ++kt) {
-        // The slot is free once the consumers released its previous use (round - 1); batched, the
-        // first k-block of a batch waits for every slot of it.
-        if (p.load_batch > 1) {
-          if (kt % p.load_batch == 0) {
-            int bs = s;
-            uint32_t br = round;
-            for (int i = 0; i < p.load_batch && kt + i < k_tiles; ++i) {
-              if (br > 0) dev::mbarrier_wait(ring.empty(bs), (br - 1) & 1);
-              if (++bs == kRing) {
-                bs = 0;
-                ++br;
-              }
-            }
-          }
-        } else if (round > 0) {
-          dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
-        }
+        // The slot is free once the consumers released its previous use (round - 1).
+        if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
         dev::mbarrier_arrive_expect_tx(ring.full(s), stage_bytes);
         const int32_t k0 = (kt_first + kt) * C::kTileK;
         if (multicast) {
