@@ -848,9 +848,8 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
         }
       }
     }
-    // Shared memory must stay until every store has read it out; D's writes themselves complete
-    // by the grid's end (what a dependent launch waits for), so the CTA need not wait for them.
-    if (t == 0) dev::bulk_wait_group_read<0>();
+    // Shared memory must stay until every store has read it out (and D is written).
+    if (t == 0) dev::bulk_wait_group<0>();
     if (trace != nullptr && threadIdx.x == 128) trace[6] = dev::global_ns();
   }
   // The peer still multicasts into this CTA and arrives on its barriers until its last k-block.
