@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 38 call 6 (not run: device time ran out; run it with session38/end_wait_read.patch applied): the
+# Session 38 call 6 (not run: device time ran out; superseded by s38_7.sh, which carries both binaries): the
 # persistent cluster kernel's CTAs end on cp.async.bulk.wait_group.read (smem
 # read out) instead of the full wait for D's writes. The pc tests and memcheck on the small cases,
 # then call 5's K sweep again (the fixed cost: 2.7 us over cuBLAS's at K = 64 before), per-CTA traces at

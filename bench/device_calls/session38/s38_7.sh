@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Prepared in session 38 for the next device time (s38_6 could not run). Carries main's binaries and
+# .device/gz/*_endread.gz, built from main with session38/end_wait_read.patch (the persistent cluster
+# kernel's CTAs end on cp.async.bulk.wait_group.read instead of the full wait for D's writes).
+# The tall tile's fixed cost (run 243: 10.9 against cuBLAS's 8.2 us at K = 64, the same slope):
+#  1. per-CTA traces of main at K = 64 and 1024 (start, mainloop, epilogue, end);
+#  2. the host's enqueue time a launch at K = 64 and 1024 (run 218's switch), ours and cuBLAS's;
+#  3. the K sweep with main and with the patch, cuBLAS in each process;
+#  4. with the patch: the pc tests, memcheck on the small cases, the tall suite.
+source "$(dirname "$0")/../session17/common.sh"
+save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
+TCGEMM_TRACE_SHAPES=6656x624x64,6656x624x1024 TCGEMM_RESULTS_DIR=$W timeout 60 $B/tcgemm_gpu_tests \
+  --gtest_filter='*TimelineOfRequestedShapes*' > $W/trace.log 2>&1
+echo "trace rc=$?"; grep '\[trace\]' $W/trace.log
+TCGEMM_DIAG_HOST_TIMING=1 timeout 60 $B/tcgemm profile --m=6656 --n=624 --k=64,1024 \
+  --kernels=sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore_tall --verification-enabled=false --providers=tcgemm,cublas \
+  > $W/host_timing.txt 2>&1
+echo "host timing rc=$?"; grep -E "host-timing" $W/host_timing.txt | head -8
+save
+K=64,128,256,1024,4096
+for bin in tcgemm tcgemm_endread; do
+  timeout 90 $B/$bin profile --m=6656 --n=624 --k=$K --kernels=sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore_tall \
+    --verification-enabled=false --providers=tcgemm,cublas --output=$W/ksweep_$bin.csv > $W/ksweep_$bin.txt 2>&1
+  echo "$bin rc=$? t=$SECONDS"
+done
+save
+python3 - $W/ksweep_tcgemm.csv $W/ksweep_tcgemm_endread.csv <<'PY'
+import csv, sys
+for p in sys.argv[1:]:
+    rows = list(csv.DictReader(open(p)))
+    print(p.split('/')[-1])
+    for prov in ("tcgemm", "cublas"):
+        pts = [(int(r["k"]), float(r["runtime_ms"]) * 1e3) for r in rows if r["provider"] == prov and r["runtime_ms"]]
+        print(f"  {prov:7s} " + "  ".join(f"k{k}:{t:.1f}" for k, t in pts))
+PY
+B0=$B; B=/tmp/bin_endread; mkdir -p $B
+cp $B0/tcgemm_endread $B/tcgemm; cp $B0/tcgemm_gpu_tests_endread $B/tcgemm_gpu_tests
+run_tests '*PersistentCluster*:*Sm90Pc*'
+TCGEMM_TEST_SMALL=1 timeout 90 compute-sanitizer --tool memcheck --error-exitcode 9 $B/tcgemm_gpu_tests --gtest_brief=1 \
+  --gtest_filter='*Sm90PersistentClusterSmall*' > $W/memcheck_endread.log 2>&1
+echo "memcheck rc=$?"; grep -E 'ERROR SUMMARY' $W/memcheck_endread.log | head -2
+save
+bench_suites tall
+save
+grep -A22 'Best tcgemm' $W/bench_tall.txt | cut -c1-150 | tail -22
