@@ -6,7 +6,8 @@
 #  1. per-CTA traces of main at K = 64 and 1024 (start, mainloop, epilogue, end);
 #  2. the host's enqueue time a launch at K = 64 and 1024 (run 218's switch), ours and cuBLAS's;
 #  3. the K sweep with main and with the patch, cuBLAS in each process;
-#  4. with the patch: the pc tests, memcheck on the small cases, the tall suite.
+#  4. every bf16 entry at K = 64 and 256 (the entries' fixed costs);
+#  5. with the patch: the pc tests, memcheck on the small cases, the tall suite.
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
 TCGEMM_TRACE_SHAPES=6656x624x64,6656x624x1024 TCGEMM_RESULTS_DIR=$W timeout 60 $B/tcgemm_gpu_tests \
@@ -33,6 +34,19 @@ for p in sys.argv[1:]:
         pts = [(int(r["k"]), float(r["runtime_ms"]) * 1e3) for r in rows if r["provider"] == prov and r["runtime_ms"]]
         print(f"  {prov:7s} " + "  ".join(f"k{k}:{t:.1f}" for k, t in pts))
 PY
+# Which entries pay the least fixed cost on a tall shape: every bf16 entry that takes 6656x624 at
+# K = 64 and 256 (one window each; a one-round non-cluster kernel would show here).
+timeout 150 $B/tcgemm profile --m=6656 --n=624 --k=64,256 --kernels='*bf16*' --verification-enabled=false \
+  --providers=tcgemm,cublas --profiling-rounds=1 --output=$W/fixed_cost_entries.csv > $W/fixed_cost_entries.txt 2>&1
+echo "entries rc=$? t=$SECONDS"
+python3 - $W/fixed_cost_entries.csv <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["runtime_ms"]]
+for k in ("64", "256"):
+    rs = sorted((float(r["runtime_ms"]) * 1e3, r["provider"], r["kernel"]) for r in rows if r["k"] == k)
+    print(f"K={k}: " + "; ".join(f"{t:.1f} {kern[:60]}" for t, _, kern in rs[:8]))
+PY
+save
 B0=$B; B=/tmp/bin_endread; mkdir -p $B
 cp $B0/tcgemm_endread $B/tcgemm; cp $B0/tcgemm_gpu_tests_endread $B/tcgemm_gpu_tests
 run_tests '*PersistentCluster*:*Sm90Pc*'
