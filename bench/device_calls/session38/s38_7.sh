@@ -10,7 +10,7 @@
 #  2. the host's enqueue time a launch at K = 64 and 1024 (run 218's switch), ours and cuBLAS's;
 #  3. the K sweep: main's tall tile; exp's (the end wait) and exp's 3-stage one (one chunk too);
 #  4. every bf16 entry at K = 64 and 256 (the entries' fixed costs);
-#  5. exp's pc tests, memcheck on the small cases and the tall suite (before any of it merges).
+#  5. exp's pc tests, memcheck on the small cases, the tall suite and (time allowing) the whole GPU suite.
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
 TCGEMM_TRACE_SHAPES=6656x624x64,6656x624x1024 TCGEMM_RESULTS_DIR=$W timeout 60 $B/tcgemm_gpu_tests \
@@ -60,5 +60,7 @@ TCGEMM_TEST_SMALL=1 timeout 90 compute-sanitizer --tool memcheck --error-exitcod
 echo "memcheck rc=$?"; grep -E 'ERROR SUMMARY' $W/memcheck_exp.log | head -2
 save
 bench_suites tall
+save
+run_suite_if_time 420  # exp's whole GPU suite, what merging either change needs
 save
 grep -A22 'Best tcgemm' $W/bench_tall.txt | cut -c1-150 | tail -22
