@@ -4,7 +4,11 @@
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 B=/tmp/bin; W=/tmp/w; mkdir -p $B $W
-for f in .device/gz/*.gz; do gunzip -c $f > $B/$(basename $f .gz); chmod +x $B/$(basename $f .gz); done
+for f in .device/gz/*.gz; do [ -e "$f" ] || continue; gunzip -c $f > $B/$(basename $f .gz); chmod +x $B/$(basename $f .gz); done
+# xz when gz no longer fits the 64 MiB carry; python's lzma where the machine has no xz.
+unxz_to() { if command -v xz >/dev/null; then xz -dc "$1" > "$2"; else
+  python3 -c 'import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],"wb"))' "$1" "$2"; fi; }
+for f in .device/xz/*.xz; do [ -e "$f" ] || continue; unxz_to $f $B/$(basename $f .xz); chmod +x $B/$(basename $f .xz); done
 SECONDS=0; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 run_suite() {
   timeout 200 $B/tcgemm_gpu_tests --gtest_brief=1 > $W/gpu_tests.log 2>&1; echo "suite rc=$? t=$SECONDS"
