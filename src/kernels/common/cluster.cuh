@@ -21,6 +21,13 @@ __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
 }
 
+// The barrier after a CTA's mbarrier inits, as PTX prescribes for them: the inits are ordered by
+// fence.mbarrier_init (StageRing::init), so the arrival needs no release, whose default
+// (cluster_sync) compiles to MEMBAR.ALL.GPU + ERRBAR, a wait of the whole CTA (bench/NOTES.md, run 245).
+__device__ __forceinline__ void cluster_sync_after_init() {
+  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+}
+
 // The same shared-memory offset in CTA `rank` of this cluster, as a shared::cluster address.
 __device__ __forceinline__ uint32_t map_to_rank(uint32_t smem, uint32_t rank) {
   uint32_t r;

@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
     for (int i = 0; i < C::kConsumers; ++i) dev::mbarrier_init(c_load_bar + 8 * i, 1);
     ring.init(C::kStages, C::kClusterM * C::kConsumers);  // one empty arrival per consumer warpgroup, both CTAs
   }
-  dev::cluster_sync();  // the peer's barriers are initialised before anything targets them
+  dev::cluster_sync_after_init();  // the peer's barriers are initialised before anything targets them
   // Programmatic dependent launch (common/pdl.cuh): only the prologue above overlaps the previous
   // kernel; every global access (TMA loads, flags, stores) follows the wait.
   dev::pdl_wait();
@@ -177,6 +177,17 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
             s = 0;
             phase ^= 1;
           }
+        }
+      }
+      // The tail: each stage's last use released by both CTAs' consumers. Then every arrival the
+      // peer aims at this CTA's barriers has landed (and every multicast into its shared memory,
+      // which its own consumers waited for), so the CTA may exit with no cluster barrier, whose
+      // release fence held every CTA's end (bench/NOTES.md, run 245).
+      for (int i = 0; i < C::kStages; ++i) {
+        dev::mbarrier_wait(ring.empty(s), phase ^ 1);
+        if (++s == C::kStages) {
+          s = 0;
+          phase ^= 1;
         }
       }
     }
@@ -446,8 +457,6 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
     if (t == 0) dev::bulk_wait_group<0>();
     if (trace != nullptr && threadIdx.x == 128) trace[6] = dev::global_ns();
   }
-  // The peer still multicasts into this CTA and arrives on its barriers until its last k-block.
-  dev::cluster_sync();
 }
 
 }  // namespace tcgemm::sm90_pc
