@@ -39,6 +39,21 @@ struct StageRing {
     }
     mbarrier_init_fence();
   }
+  // The producer's tail, from its next stage s and phase: each stage's last use released (parity
+  // phase ^ 1, as before a refill; a stage never filled passes at once). In a cluster whose
+  // consumers arrive on each other's empty barriers, every arrival aimed at this CTA has then
+  // landed, and so has every multicast into it (its consumers waited for those): the CTA may exit
+  // without a cluster barrier, whose release fence (MEMBAR.ALL.GPU) held every CTA's end
+  // (bench/NOTES.md, run 245).
+  __device__ __forceinline__ void wait_all_released(int stages, int s, uint32_t phase) const {
+    for (int i = 0; i < stages; ++i) {
+      mbarrier_wait(empty(s), phase ^ 1);
+      if (++s == stages) {
+        s = 0;
+        phase ^= 1;
+      }
+    }
+  }
 };
 
 }  // namespace tcgemm::dev

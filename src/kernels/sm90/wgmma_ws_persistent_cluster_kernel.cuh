@@ -179,17 +179,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
           }
         }
       }
-      // The tail: each stage's last use released by both CTAs' consumers. Then every arrival the
-      // peer aims at this CTA's barriers has landed (and every multicast into its shared memory,
-      // which its own consumers waited for), so the CTA may exit with no cluster barrier, whose
-      // release fence held every CTA's end (bench/NOTES.md, run 245).
-      for (int i = 0; i < C::kStages; ++i) {
-        dev::mbarrier_wait(ring.empty(s), phase ^ 1);
-        if (++s == C::kStages) {
-          s = 0;
-          phase ^= 1;
-        }
-      }
+      ring.wait_all_released(C::kStages, s, phase);  // then the CTA may exit with no cluster barrier
     }
   } else {
     // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 (3: 128-191)

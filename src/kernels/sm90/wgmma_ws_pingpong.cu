@@ -178,7 +178,7 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
     dev::tma_prefetch_descriptor(&map_d);
     ring.init(C::kStages, C::kClusterM);  // the warpgroup whose turn it is, in both CTAs
   }
-  dev::cluster_sync();
+  dev::cluster_sync_after_init();
 
   const uint32_t rank = dev::cluster_ctarank();
   const int64_t cluster = blockIdx.x / C::kClusterM;
@@ -208,6 +208,7 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
           ring_advance<C::kStages>(s, phase, 1);
         }
       }
+      ring.wait_all_released(C::kStages, s, phase);  // then the CTA may exit with no cluster barrier
     }
   } else {
     // --- consumers: warpgroup 1 takes the cluster's turns 0, 2, 4, ..., warpgroup 2 turns 1, 3, ...
@@ -323,8 +324,6 @@ __global__ void __launch_bounds__(Config<S>::kThreads, 1)
     }
     if (t == 0) dev::bulk_wait_group<0>();  // shared memory stays until the stores have read it
   }
-  // The peer multicasts into this CTA and arrives on its barriers until its last k-block.
-  dev::cluster_sync();
 }
 
 // --- host side -------------------------------------------------------------------------------
