@@ -319,7 +319,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
     if constexpr (kRowClassLoads) boxes.init(kRaw, dev::kRealignWarps, 1);
   }
   // With multicast, the peers' barriers are initialised before any load or arrival targets them.
-  if (multicast) dev::cluster_sync();
+  if (multicast) dev::cluster_sync_after_init();
   else __syncthreads();
   // Programmatic dependent launch (common/pdl.cuh): the prologue above may overlap the previous
   // kernel's drain; nothing global is touched before the wait. The next PDL grid (split-K's
