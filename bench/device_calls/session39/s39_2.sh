@@ -27,7 +27,7 @@ save
 for v in main exp; do
   x=; [ $v = exp ] && x=_exp
   for s in tall cliffs smallm; do
-    timeout 120 $B/tcgemm$x bench --suite=bench/suites/$s.txt --kernels=gemm --output=$W/bench_${s}_$v.csv > $W/bench_${s}_$v.txt 2>&1
+    timeout 60 $B/tcgemm$x bench --suite=bench/suites/$s.txt --kernels=gemm --output=$W/bench_${s}_$v.csv > $W/bench_${s}_$v.txt 2>&1
     echo "$s $v rc=$? t=$SECONDS"
   done
 done
@@ -40,8 +40,11 @@ echo "ncu rc=$?"; grep -E 'Duration|Elapsed Cycles|SM Active' $W/ncu_tall64_exp.
 save
 B0=$B; B=/tmp/bin_exp; mkdir -p $B
 cp $B0/tcgemm_exp $B/tcgemm; cp $B0/tcgemm_gpu_tests_exp $B/tcgemm_gpu_tests
-run_suite
+run_tests '*PersistentCluster*:*Sm90Pc*:*PingPong*:*Multicast*'
 save
-export TCGEMM_TEST_SMALL=1; run_sanitizers '*Sm90PersistentClusterSmall*:*Sm90PingPongPadding*' $W 60
+run_suite_if_time 150
+save
+export TCGEMM_TEST_SMALL=1
+if [ $SECONDS -lt 200 ]; then run_sanitizers '*Sm90PersistentClusterSmall*:*Sm90PingPongPadding*' $W 40; fi
 save
 grep -A22 'Best tcgemm' $W/bench_tall_exp.txt | cut -c1-150 | tail -21
