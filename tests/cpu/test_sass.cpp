@@ -38,6 +38,7 @@ bool contains(const std::string& s, const char* part) { return s.find(part) != s
 struct FunctionSass {
   bool hmma = false, hgmma = false, local_memory = false;
   int hgmma_count = 0, warpgroup_arrives = 0;
+  int gpu_fences = 0;  // MEMBAR.ALL.GPU: what a .release cluster barrier or fence costs every thread
   int tma_policy_loads = 0;  // UTMALDG with an L2 policy operand (desc[URx]): L2::cache_hint
   int tma_multicast_policy_loads = 0;  // those of them that multicast (UTMALDG.2D.MULTICAST)
 };
@@ -77,6 +78,7 @@ SassMap parse_sass(FILE* in) {
     f.hgmma_count += base == "HGMMA";
     f.warpgroup_arrives += op == "WARPGROUP.ARRIVE";
     f.local_memory |= base == "LDL" || base == "STL";
+    f.gpu_fences += op == "MEMBAR.ALL.GPU";
     f.tma_policy_loads += base == "UTMALDG" && contains(line, "desc[");
     f.tma_multicast_policy_loads += base == "UTMALDG" && contains(line, "MULTICAST") && contains(line, "desc[");
   }
@@ -103,6 +105,10 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   // loads carry L2 policies on the 128x128 and 128x256 tiles only (run 222).
   const std::regex multicast_ws_name("wgmma_tma_ws_kernel.*ELi([0-9]+)ELi[0-9]+ELi([0-9])(ELb[01]){6}ELb1EE");
   int multicast_ws = 0;
+  // The persistent cluster and pingpong kernels' cluster barriers carry no release (runs 245-246:
+  // MEMBAR.ALL.GPU at both ends cost the tall tile's CTAs 1.2-1.3 us); only the stream-K instances
+  // keep one GPU fence, their fix-up's flag release.
+  int pc_functions = 0, pc_fenced = 0, pingpong_functions = 0;
   for (const auto& [key, f] : sass) {
     const auto& [arch, name] = key;
     if (contains(name, "wgmma_ws_streamk")) ++streamk_functions;
@@ -116,6 +122,15 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
       const bool hinted = std::stoi(m[2]) == 2 && std::stoi(m[1]) >= 128;
       if (hinted) EXPECT_GT(f.tma_multicast_policy_loads, 0) << name << ": its multicast loads carry no L2 policy";
       else EXPECT_EQ(f.tma_multicast_policy_loads, 0) << name << ": multicast loads with an L2 policy (run 222: slower here)";
+    }
+    if (arch == "sm_90a" && contains(name, "wgmma_ws_persistent_cluster_kernel")) {
+      ++pc_functions;
+      pc_fenced += f.gpu_fences > 0;
+      EXPECT_LE(f.gpu_fences, 1) << name << ": " << f.gpu_fences << " MEMBAR.ALL.GPU (a .release cluster barrier?)";
+    }
+    if (arch == "sm_90a" && contains(name, "wgmma_ws_pingpong_kernel")) {
+      ++pingpong_functions;
+      EXPECT_EQ(f.gpu_fences, 0) << name << ": " << f.gpu_fences << " MEMBAR.ALL.GPU (a .release cluster barrier?)";
     }
     if (contains(name, "tiny_gemm_kernel")) {
       ++tiny_functions;
@@ -148,6 +163,9 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   }
   // Guard against a vacuous pass (renamed kernels, a changed cuobjdump format).
   EXPECT_EQ(streamk_functions, 4) << "wgmma_ws_streamk.cu: bf16/f16 x staged/direct-store instances expected";
+  EXPECT_EQ(pc_functions, 27) << "wgmma_ws_persistent_cluster.cu: its instance count changed; recount the fenced ones";
+  EXPECT_EQ(pc_fenced, 2) << "only the bf16/f16 stream-K pc instances keep a GPU fence (the fix-up's flags)";
+  EXPECT_EQ(pingpong_functions, 4) << "wgmma_ws_pingpong.cu: bf16/f16 x 4/5 stages expected";
   EXPECT_EQ(tall_functions, 2) << "the exemption above covers exactly the bf16/f16 tall-tile instances";
   EXPECT_EQ(tiny_functions, 16) << "tiny_gemm.cu: bf16/f16 x 1/4/8/16 rows x lanes along K/N expected";
   EXPECT_EQ(skinny_functions, 8) << "skinny_gemm.cu: bf16/f16 x 8/16 rows x realigned or not expected";
