@@ -4,6 +4,7 @@
 # finished inside 60 s before 1bf788c (run 238). Hang or slowness? Which test?
 #  1. memcheck with per-test output: on a timeout, the test it stopped in is excluded and the rest
 #     rerun, up to three times, so every test is either clean or named as the one that stalls;
+#     the stalled tests then run under memcheck with the end barrier back (exp/diag-end-barrier);
 #  2. (time allowing) s40_2's exp/ws-meeting checks: its multicast tests and the multicast suite
 #     against main's binaries.
 source "$(dirname "$0")/../session17/common.sh"
@@ -27,17 +28,24 @@ done
 if [ -n "$NEG" ]; then
   t0=$SECONDS; timeout 30 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter="$NEG" 2>&1 | tail -3
   echo "  plain run of the stalled tests: $((SECONDS - t0)) s"
+  # The same tests under memcheck with the release cluster barrier back at the pc kernel's end
+  # (branch exp/diag-end-barrier's tests binary, TCGEMM_DIAG_END_BARRIER=1): does the early exit
+  # of 1bf788c's producer tail stall memcheck?
+  TCGEMM_DIAG_END_BARRIER=1 timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $B/tcgemm_gpu_tests_diag \
+    --gtest_filter="$NEG" > $W/memcheck_end_barrier.log 2>&1
+  echo "memcheck with the end barrier rc=$? t=$SECONDS"
+  grep -E '^\[       OK|^\[  FAILED|ERROR SUMMARY|^\[  PASSED' $W/memcheck_end_barrier.log | sed 's/^/  /' | head -8
 fi
 unset TCGEMM_TEST_SMALL
 save
-[ $SECONDS -gt 330 ] && exit 0
+[ $SECONDS -gt 370 ] && exit 0
 B0=$B; BE=/tmp/bin_exp; mkdir -p $BE
 cp $B0/tcgemm_exp $BE/tcgemm; cp $B0/tcgemm_gpu_tests_exp $BE/tcgemm_gpu_tests
 B=$BE run_tests '*Multicast*'
 save
 for v in main exp; do
   x=; [ $v = exp ] && x=_exp
-  timeout 90 $B0/tcgemm$x bench --suite=bench/suites/multicast.txt --kernels='*_mc*' --output=$W/bench_mc_$v.csv \
+  timeout 75 $B0/tcgemm$x bench --suite=bench/suites/multicast.txt --kernels='*_mc*' --output=$W/bench_mc_$v.csv \
     > $W/bench_mc_$v.txt 2>&1
   echo "multicast $v rc=$? t=$SECONDS"
 done
