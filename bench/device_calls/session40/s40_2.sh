@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Never run: s40_3.sh (run 248) ran its multicast tests and its suite comparison; its sanitizers
+# and the whole suite moved to session41/s41_1.sh.
 # Prepared in session 39: branch exp/ws-meeting (binaries *_exp in .device/xz, 93c06bf): the ws
 # kernel's multicast meeting after the mainloop (a release cluster barrier: MEMBAR.ALL.GPU for every
 # thread, runs 245-246) replaced by the producer's tail, the consumers releasing the last stage too.

@@ -3,8 +3,8 @@
 # (1bf788c SASS), exp/ws-meeting's (*_exp, 93c06bf) and exp/diag-end-barrier's tests binary
 # (*_diag, 2b80511+: TCGEMM_DIAG_END_BARRIER=1 puts the release cluster barrier back at the pc kernel's
 # end; TCGEMM_DIAG_WATCHDOG=1 makes its waits print their site and trap after 3 s).
-#  1. Run 249: memcheck stalls in 4 of 12 passes in Sm90PcStreamKSmall.ThreadsStoreD (clean
-#     2026-11-29 with both cluster barriers). Does the test hang outside memcheck (x300 plain)?
+#  1. Run 249: memcheck stalls in 4 of 12 passes in Sm90PcStreamKSmall.ThreadsStoreD (no earlier
+#     memcheck of this test on record). Does the test hang outside memcheck (x300 plain)?
 #     Does the end barrier's return stop the stalls (memcheck x8 each, main against diag)? Where
 #     does a stall wait (diag with the watchdog and without the end barrier, i.e. main's code)?
 #  2. exp/ws-meeting, owed before a merge: sanitizers on its small multicast tests, the whole suite.
