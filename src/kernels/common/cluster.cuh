@@ -17,8 +17,9 @@ __device__ __forceinline__ uint32_t cluster_ctarank() {
 // Every thread of every CTA in the cluster; non-.aligned, so divergent threads may call it.
 // Publishes shared-memory data to the peers (the DSMEM sums) and keeps a CTA alive while peers
 // can still read it. Its release compiles to MEMBAR.ALL.GPU + ERRBAR, a GPU-scope fence for every
-// thread (the pc kernel's two cost its CTAs 1.2-1.3 us, runs 245-246): where only barrier inits need ordering, cluster_sync_after_init;
-// where only arrivals target a CTA, StageRing::wait_all_released and no barrier at all.
+// thread (the pc kernel's two cost its CTAs 1.2-1.3 us, runs 245-246): where only barrier inits
+// need ordering, cluster_sync_after_init; where only arrivals target a CTA,
+// StageRing::wait_all_released and no barrier at all.
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
 }
