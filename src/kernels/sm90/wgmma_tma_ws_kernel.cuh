@@ -497,14 +497,24 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
           ++round;
         }
       }
+      // Multicast: each slot's last use released by every CTA that loads into it; then no peer
+      // arrives on this CTA's barriers any more, and the CTA may exit without a cluster barrier
+      // (whose release fence is a MEMBAR.ALL.GPU for every thread: bench/NOTES.md, runs 245-246).
+      if (multicast) {
+        for (int i = 0; i < kRing; ++i) {
+          if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
+          if (++s == kRing) {
+            s = 0;
+            ++round;
+          }
+        }
+      }
     }
     // Every thread of the cluster meets at the consumers' two barriers of the in-cluster sum.
     if (kClusterSum && cluster_splits > 1) {
       dev::cluster_sync();
       dev::cluster_sync();
     }
-    // Multicast: the consumers' meeting after their last arrival on a peer's barrier.
-    if (multicast) dev::cluster_sync();
   } else {
     // --- consumers: warpgroup 1 takes rows 0-63 of the tile, warpgroup 2 rows 64-127 ------------
     if constexpr (kMovesRegisters) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kConsumerRegisters));
@@ -561,6 +571,13 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       }
     }
     dev::wgmma_wait_group<0>();
+    // Multicast: the last stage released too, which the producers' tails (theirs and the peers')
+    // wait for before their CTAs may exit.
+    if (multicast && k_tiles > 0 && lane == 0) {
+      dev::mbarrier_arrive(ring.empty(prev));
+      if (mc_n > 1) dev::mbarrier_arrive_cluster(peer_a_empty + 8 * prev);
+      if (mc_m > 1) dev::mbarrier_arrive_cluster(peer_b_empty + 8 * prev);
+    }
 #pragma unroll
     for (int i = 0; i < C::kAccumulators; ++i) dev::fence_operand(acc[i]);
     if (trace != nullptr && threadIdx.x == 128) {
@@ -569,9 +586,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       trace[5] = dev::global_ns();
       trace[7] = clock64() - c_first;  // SM cycles over trace[5] - trace[3]: the clock the MMAs ran at
     }
-    // Multicast: every load into this CTA has landed (its last stage was full) and, past this
-    // meeting, no peer arrives on its barriers; the epilogue may reuse the stages and the CTA exit.
-    if (multicast) dev::cluster_sync();
+    // Multicast: every load into this CTA has landed (its last stage was full), so the epilogue
+    // may reuse the stages; the producer's tail keeps the CTA until no peer arrives on its barriers.
     if (kClusterSum && cluster_splits > 1) {
       // Split-K in the cluster: each rank but 0 leaves its f32 sum in its own stages (idle now: every
       // load has landed and been read), rank 0 adds them in rank order (bitwise reproducible) and
