@@ -11,14 +11,13 @@ bench_one() {  # bench_one BIN SUITE TAG
 }
 bench_one tcgemm_old tall old1
 bench_one tcgemm tall new1
-bench_one tcgemm_old tall old2
-bench_one tcgemm tall new2
+[ $SECONDS -lt 150 ] && { bench_one tcgemm_old tall old2; bench_one tcgemm tall new2; }
 save
 run_suite
 save
 export TCGEMM_TEST_SMALL=1
-run_sanitizers '*Sm90PersistentClusterSmall*:*Sm90PingPongPadding*:*Sm90PcStreamKSmall*:*Sm90PcRepackSmall*-*ThreadsStoreD*' $W 90
+run_sanitizers '*Sm90PersistentClusterSmall*:*Sm90PingPongPadding*:*Sm90PcStreamKSmall*:*Sm90PcRepackSmall*-*ThreadsStoreD*' $W 60
 unset TCGEMM_TEST_SMALL
 save
-if [ $SECONDS -lt 330 ]; then bench_one tcgemm_old cliffs old1; bench_one tcgemm cliffs new1; fi
+if [ $SECONDS -lt 280 ]; then bench_one tcgemm_old cliffs old1; bench_one tcgemm cliffs new1; fi
 save
