@@ -24,6 +24,6 @@ done | tee $W/profile_6656x624x64.txt
 save
 if [ $SECONDS -lt 150 ]; then
   export TCGEMM_TEST_SMALL=1
-  run_sanitizers '*Sm90PersistentClusterSmall*:*Sm90PingPongPadding*:*Sm90PcStreamKSmall*:*Sm90PcRepackSmall*-*ThreadsStoreD*' $W 25
+  run_sanitizers '*Sm90PersistentClusterSmall*:*Sm90PingPongPadding*:*Sm90PcStreamKSmall*:*Sm90PcRepackSmall*:Shapes/Sm90PcStreamK.*_Small-*ThreadsStoreD*' $W 40
 fi
 save
