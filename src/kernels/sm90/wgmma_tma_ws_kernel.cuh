@@ -500,15 +500,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       // Multicast: each slot's last use released by every CTA that loads into it; then no peer
       // arrives on this CTA's barriers any more, and the CTA may exit without a cluster barrier
       // (whose release fence is a MEMBAR.ALL.GPU for every thread: bench/NOTES.md, runs 245-246).
-      if (multicast) {
-        for (int i = 0; i < kRing; ++i) {
-          if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
-          if (++s == kRing) {
-            s = 0;
-            ++round;
-          }
-        }
-      }
+      if (multicast) ring.wait_all_released(kRing, s, round & 1);
     }
     // Every thread of the cluster meets at the consumers' two barriers of the in-cluster sum.
     if (kClusterSum && cluster_splits > 1) {
