@@ -242,6 +242,12 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
           const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), 16, C::kAtomBytes);
           constexpr uint32_t kStep = C::kMmaK * C::kElementBytes;
           dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, kStep, kStep, kt > u.kb_begin);
+        } else {
+          // Thread 0 releases a stage for its whole warpgroup. With MMAs, the collective wgmma it
+          // waited for proves every warp passed that stage's full wait; a ghost has none, so a
+          // lagging warp could see the stage refilled and its barrier two phases on, and wait
+          // forever (NOTES, run 250's memcheck stall: one warp at a ghost's full wait).
+          dev::named_barrier_sync(2 + consumer, 128);
         }
         // Keep this k-block's MMAs in flight; the previous one has finished reading its stage.
         dev::wgmma_wait_group<1>();
