@@ -24,10 +24,10 @@ memcheck_x() {  # memcheck_x N LIMIT FILTER TAG: N passes of main's test binary,
   done
   echo "memcheck $4: $n of $1 stalled t=$SECONDS"
 }
-export TCGEMM_TEST_SMALL=1
 run_suite
 save
 grep -q '^\[  FAILED' $W/gpu_tests.log && echo "suite FAILED: the benches below still run"
+export TCGEMM_TEST_SMALL=1
 memcheck_x 8 15 'Sm90PcStreamKSmall.ThreadsStoreD' threads384
 save
 unset TCGEMM_TEST_SMALL
