@@ -40,14 +40,14 @@ for b in tcgemm_old tcgemm tcgemm_old tcgemm; do
 done | tee $W/profile_6656x624x64.txt
 save
 export TCGEMM_TEST_SMALL=1
-if [ $SECONDS -lt 400 ]; then
+if [ $SECONDS -lt 320 ]; then
   run_sanitizers '*Sm90PersistentClusterSmall*:*Sm90PingPongPadding*:*Sm90PcStreamKSmall*:*Sm90PcRepackSmall*:Shapes/Sm90PcStreamK.*_Small' $W 40
 fi
 save
-[ $SECONDS -lt 450 ] && memcheck_x 4 15 'Sm90PcStreamKSmall.ThreadsStoreDNoGhost' threads512
-[ $SECONDS -lt 480 ] && memcheck_x 2 30 'Shapes/Sm90PcStreamK.*_Small' shapes_small
+[ $SECONDS -lt 370 ] && memcheck_x 4 15 'Sm90PcStreamKSmall.ThreadsStoreDNoGhost' threads512
+[ $SECONDS -lt 380 ] && memcheck_x 2 30 'Shapes/Sm90PcStreamK.*_Small' shapes_small
 save
 unset TCGEMM_TEST_SMALL
-[ $SECONDS -lt 420 ] && { bench_one tcgemm_old tall old2; bench_one tcgemm tall new2; }
+[ $SECONDS -lt 300 ] && { bench_one tcgemm_old tall old2; bench_one tcgemm tall new2; }
 echo "done t=$SECONDS"
 save
