@@ -33,8 +33,7 @@ save
 unset TCGEMM_TEST_SMALL
 suite_of tcgemm_gpu_tests_main main
 save
-bench_one tcgemm_old tall old1
-bench_one tcgemm tall new1
+[ $SECONDS -lt 170 ] && { bench_one tcgemm_old tall old1; bench_one tcgemm tall new1; }
 save
 [ $SECONDS -lt 240 ] && suite_of tcgemm_gpu_tests branch
 save
