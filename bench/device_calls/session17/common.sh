@@ -63,3 +63,24 @@ ncu_prof() {
 stall_summary() {
   python3 "$(dirname "${BASH_SOURCE[0]}")/../stall_summary.py" $W/src_*.csv
 }
+# One suite through gemm() with binary BIN, its geomean line: bench_one BIN SUITE TAG.
+bench_one() {
+  timeout 150 $B/$1 bench --suite=bench/suites/$2.txt --kernels=gemm --output=$W/bench_$2_$3.csv > $W/bench_$2_$3.txt 2>&1
+  echo "$2 $3 rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/bench_$2_$3.txt)"
+}
+# N memcheck passes of test binary BIN over FILTER, a stall being a kill at LIMIT s:
+# memcheck_x BIN N LIMIT FILTER TAG (logs $W/mc_TAG_i.log).
+memcheck_x() {
+  local n=0 i rc
+  for i in $(seq 1 $2); do
+    timeout $3 compute-sanitizer --tool memcheck --error-exitcode 9 $B/$1 --gtest_brief=1 --gtest_filter="$4" > $W/mc_$5_$i.log 2>&1
+    rc=$?; [ $rc -eq 124 ] && n=$((n + 1))
+    echo "memcheck $5 pass $i rc=$rc t=$SECONDS $(grep -h 'ERROR SUMMARY' $W/mc_$5_$i.log)"
+  done
+  echo "memcheck $5: $n of $2 stalled t=$SECONDS"
+}
+# The whole GPU suite of test binary BIN: suite_of BIN TAG (log $W/gpu_tests_TAG.log).
+suite_of() {
+  timeout 150 $B/$1 --gtest_brief=1 > $W/gpu_tests_$2.log 2>&1; echo "suite $2 rc=$? t=$SECONDS"
+  grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests from .* ran' $W/gpu_tests_$2.log | head -8
+}

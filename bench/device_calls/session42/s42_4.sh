@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 253 (session 42), s42_3 cut to ~330 s (11 refused starts left 659 s of device time).
+# Run 253 (prepared in session 42, ~330 s; no machine started that session).
 # Binaries: tcgemm_old / tcgemm_gpu_tests_main = main c8bf23e (the ghost's named barrier before a
 # stage release); tcgemm / tcgemm_gpu_tests = exp/producer-prologue 4c393fc (c8bf23e merged in).
 # 1. memcheck x8 on ThreadsStoreD (main; 1-3 of 8 stalled before the cure, run 250);
@@ -9,28 +9,8 @@
 # ThreadsStoreDNoGhost.
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
-bench_one() {  # bench_one BIN SUITE TAG
-  timeout 150 $B/$1 bench --suite=bench/suites/$2.txt --kernels=gemm --output=$W/bench_$2_$3.csv > $W/bench_$2_$3.txt 2>&1
-  echo "$2 $3 rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/bench_$2_$3.txt)"
-}
-memcheck_x() {  # memcheck_x N LIMIT FILTER TAG: N passes of main's test binary, a stall = killed at LIMIT s
-  local n=0 i rc
-  for i in $(seq 1 $1); do
-    timeout $2 compute-sanitizer --tool memcheck --error-exitcode 9 $B/tcgemm_gpu_tests_main --gtest_brief=1 \
-      --gtest_filter="$3" > $W/mc_$4_$i.log 2>&1
-    rc=$?; [ $rc -eq 124 ] && n=$((n + 1))
-    echo "memcheck $4 pass $i rc=$rc t=$SECONDS $(grep -h 'ERROR SUMMARY' $W/mc_$4_$i.log)"
-  done
-  echo "memcheck $4: $n of $1 stalled t=$SECONDS"
-}
-suite_of() {  # suite_of BIN TAG: the whole GPU suite
-  timeout 150 $B/$1 --gtest_brief=1 > $W/gpu_tests_$2.log 2>&1; echo "suite $2 rc=$? t=$SECONDS"
-  grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests from .* ran' $W/gpu_tests_$2.log | head -8
-}
-export TCGEMM_TEST_SMALL=1
-memcheck_x 8 15 'Sm90PcStreamKSmall.ThreadsStoreD' threads384
+TCGEMM_TEST_SMALL=1 memcheck_x tcgemm_gpu_tests_main 8 15 'Sm90PcStreamKSmall.ThreadsStoreD' threads384
 save
-unset TCGEMM_TEST_SMALL
 suite_of tcgemm_gpu_tests_main main
 save
 [ $SECONDS -lt 170 ] && { bench_one tcgemm_old tall old1; bench_one tcgemm tall new1; }
@@ -46,6 +26,6 @@ if [ $SECONDS -lt 260 ]; then
   done
 fi
 save
-[ $SECONDS -lt 310 ] && memcheck_x 4 10 'Sm90PcStreamKSmall.ThreadsStoreDNoGhost' threads512
+[ $SECONDS -lt 310 ] && memcheck_x tcgemm_gpu_tests_main 4 10 'Sm90PcStreamKSmall.ThreadsStoreDNoGhost' threads512
 echo "done t=$SECONDS"
 save
