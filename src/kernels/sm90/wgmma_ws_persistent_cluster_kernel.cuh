@@ -246,7 +246,7 @@ __global__ void __launch_bounds__(Config<In, S, T, kF32D>::kThreads, 1)
           // Thread 0 releases a stage for its whole warpgroup. With MMAs, the collective wgmma it
           // waited for proves every warp passed that stage's full wait; a ghost has none, so a
           // lagging warp could see the stage refilled and its barrier two phases on, and wait
-          // forever (NOTES, run 250's memcheck stall: one warp at a ghost's full wait).
+          // forever (NOTES, session 42: run 250's memcheck stall, at a ghost's full wait).
           dev::named_barrier_sync(2 + consumer, 128);
         }
         // Keep this k-block's MMAs in flight; the previous one has finished reading its stage.
