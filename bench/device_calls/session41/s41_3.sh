@@ -6,10 +6,6 @@
 # 3. 6656x624x64 by profile; 4. the sanitizers on the small pc, pingpong, stream-K and repack tests.
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
-bench_one() {  # bench_one BIN SUITE TAG
-  timeout 150 $B/$1 bench --suite=bench/suites/$2.txt --kernels=gemm --output=$W/bench_$2_$3.csv > $W/bench_$2_$3.txt 2>&1
-  echo "$2 $3 rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/bench_$2_$3.txt)"
-}
 run_suite
 save
 grep -q '^\[  FAILED' $W/gpu_tests.log && { echo "suite failed: stopping"; exit 0; }
