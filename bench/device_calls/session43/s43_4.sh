@@ -10,6 +10,6 @@ byname() {
 for p in 1 2; do
   byname gemm gemm$p; save
   byname 'sm90_wgmma_bf16_128x64x64_s9_mc1x2' mc1x2_$p; save
-  byname 'sm90_wgmma_bf16_128x64x64_s9_ws' s9ws_$p; save
+  byname 'sm90_wgmma_bf16_128x64x64_s9_w?' s9ws_$p; save
 done
 echo "done t=$SECONDS"
