@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# Run 257 (session 43): bench/suites/midm128_ksweep.txt through gemm(), with the 128x64 s9 mc1x2
-# pair and the plain 128x64 s9 tile by name (main c8bf23e's binary), two interleaved passes. ~80 s.
+# Run 257 (prepared in session 43, not run: the device time ran out). Binaries (carry .device):
+# tcgemm_old / tcgemm_gpu_tests_main = main c8bf23e; tcgemm / tcgemm_gpu_tests = exp/pair-plan
+# ab960d1 (the unsplit 128x64 pair sharing A as a planner candidate, taken at M <= 128, N = 8192
+# from K = 12288 by the model). ~4 minutes, in order of need, saved after each step:
+# 1. the branch's pair test and multicast tests; 2. bench/suites/midm128_ksweep.txt through gemm()
+# main / branch and by name (the pair, the plain 128x64), two interleaved passes; 3. midm128_split
+# and cliffs main / branch; 4. the branch's whole GPU suite.
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
-byname() {
-  timeout 60 $B/tcgemm_old bench --suite=bench/suites/midm128_ksweep.txt --kernels="$1" --output=$W/bench_ksweep_$2.csv > $W/bench_ksweep_$2.txt 2>&1
-  echo "ksweep $2 rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/bench_ksweep_$2.txt | head -1)"
+timeout 120 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter='Sm90PlannedPair.*:*Multicast*' > $W/tests_pair.log 2>&1
+echo "pair tests rc=$? t=$SECONDS"; grep -E '^\[  FAILED|^\[  PASSED|tests from .* ran' $W/tests_pair.log | head -6
+save
+sweep() {
+  timeout 60 $B/$1 bench --suite=bench/suites/midm128_ksweep.txt --kernels="$2" --output=$W/bench_ksweep_$3.csv > $W/bench_ksweep_$3.txt 2>&1
+  echo "ksweep $3 rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/bench_ksweep_$3.txt | head -1)"
 }
 for p in 1 2; do
-  byname gemm gemm$p; save
-  byname 'sm90_wgmma_bf16_128x64x64_s9_mc1x2' mc1x2_$p; save
-  byname 'sm90_wgmma_bf16_128x64x64_s9_w?' s9ws_$p; save
+  sweep tcgemm_old gemm main$p; sweep tcgemm gemm pair$p
+  sweep tcgemm_old 'sm90_wgmma_bf16_128x64x64_s9_mc1x2' mc1x2_$p
+  sweep tcgemm_old 'sm90_wgmma_bf16_128x64x64_s9_w?' s9ws_$p
+  save
 done
-echo "done t=$SECONDS"
+[ $SECONDS -lt 200 ] && { bench_one tcgemm_old midm128_split main1; bench_one tcgemm midm128_split pair1; save; }
+[ $SECONDS -lt 240 ] && { bench_one tcgemm_old cliffs main1; bench_one tcgemm cliffs pair1; save; }
+[ $SECONDS -lt 300 ] && suite_of tcgemm_gpu_tests pair
+echo "done t=$SECONDS"; save
