@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Run 253 (session 43): session42/s42_4.sh's steps (memcheck x8 on ThreadsStoreD with main's
-# ghost barrier, main's whole GPU suite, the tall suite main / exp/producer-prologue, the branch's
-# suite, the sanitizers on the small pc / pingpong / stream-K / repack tests, memcheck x4 on
-# ThreadsStoreDNoGhost), then while time is left the cliffs suite main / branch and a second tall
-# pair. Binaries as s42_4 (carry .device).
+# Run 253 (session 43): the steps of session 42's s42_4.sh (never run there, removed since):
+# memcheck x8 on ThreadsStoreD with main's ghost barrier, main's whole GPU suite, the tall suite
+# main / exp/producer-prologue, the branch's suite, the sanitizers on the small pc / pingpong /
+# stream-K / repack tests, memcheck x4 on ThreadsStoreDNoGhost; then while time is left the cliffs
+# suite main / branch and a second tall pair. Binaries (carry .device): tcgemm_old /
+# tcgemm_gpu_tests_main = main c8bf23e, tcgemm / tcgemm_gpu_tests = exp/producer-prologue 4c393fc.
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
 TCGEMM_TEST_SMALL=1 memcheck_x tcgemm_gpu_tests_main 8 15 'Sm90PcStreamKSmall.ThreadsStoreD' threads384
