@@ -193,8 +193,9 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Sm90PcRepackStreamK, ::testing::Range(0, 2),
 // clusters, 4 pair-tiles of 4 k-blocks, 1 left over in pieces; the owner's copy-out drains during
 // its next unit's mainloop. M = 384 puts a ghost row in the last pair-tiles; M = 512 has none.
 // NOTES (run 250): memcheck stalled intermittently at M = 384 (a consumer's full wait on the ghost
-// tile's first stage), never without memcheck; session 42 traced it to the ghost's warps drifting
-// apart (no wgmma holds them together) and added a barrier. M = 512 is the ghost-free control.
+// tile's first stage), never without memcheck; session 42 explained it by reading (the ghost's
+// warps drift apart: no wgmma holds them together) and added a barrier, after which run 253 saw 0
+// stalls in 8 memcheck passes. M = 512 is the ghost-free control.
 void threads_store_d(int64_t m) {
   const KernelEntry* k = find_kernel(kSkBf16);
   ASSERT_NE(k, nullptr);

@@ -63,9 +63,10 @@ ncu_prof() {
 stall_summary() {
   python3 "$(dirname "${BASH_SOURCE[0]}")/../stall_summary.py" $W/src_*.csv
 }
-# One suite through gemm() with binary BIN, its geomean line: bench_one BIN SUITE TAG.
+# One suite with binary BIN through gemm() (or the entries KERNELS names), its geomean line:
+# bench_one BIN SUITE TAG [KERNELS].
 bench_one() {
-  timeout 150 $B/$1 bench --suite=bench/suites/$2.txt --kernels=gemm --output=$W/bench_$2_$3.csv > $W/bench_$2_$3.txt 2>&1
+  timeout 150 $B/$1 bench --suite=bench/suites/$2.txt --kernels="${4:-gemm}" --output=$W/bench_$2_$3.csv > $W/bench_$2_$3.txt 2>&1
   echo "$2 $3 rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/bench_$2_$3.txt)"
 }
 # N memcheck passes of test binary BIN over FILTER, a stall being a kill at LIMIT s:

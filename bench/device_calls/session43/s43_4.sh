@@ -11,14 +11,10 @@ save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
 timeout 120 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter='Sm90PlannedPair.*:*Multicast*' > $W/tests_pair.log 2>&1
 echo "pair tests rc=$? t=$SECONDS"; grep -E '^\[  FAILED|^\[  PASSED|tests from .* ran' $W/tests_pair.log | head -6
 save
-sweep() {
-  timeout 60 $B/$1 bench --suite=bench/suites/midm128_ksweep.txt --kernels="$2" --output=$W/bench_ksweep_$3.csv > $W/bench_ksweep_$3.txt 2>&1
-  echo "ksweep $3 rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/bench_ksweep_$3.txt | head -1)"
-}
 for p in 1 2; do
-  sweep tcgemm_old gemm main$p; sweep tcgemm gemm pair$p
-  sweep tcgemm_old 'sm90_wgmma_bf16_128x64x64_s9_mc1x2' mc1x2_$p
-  sweep tcgemm_old 'sm90_wgmma_bf16_128x64x64_s9_w?' s9ws_$p
+  bench_one tcgemm_old midm128_ksweep main$p; bench_one tcgemm midm128_ksweep pair$p
+  bench_one tcgemm_old midm128_ksweep mc1x2_$p 'sm90_wgmma_bf16_128x64x64_s9_mc1x2'
+  bench_one tcgemm_old midm128_ksweep s9ws_$p 'sm90_wgmma_bf16_128x64x64_s9_w?'
   save
 done
 [ $SECONDS -lt 200 ] && { bench_one tcgemm_old midm128_split main1; bench_one tcgemm midm128_split pair1; save; }
