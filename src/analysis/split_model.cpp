@@ -20,6 +20,11 @@ constexpr double kL2Bytes = 9.5e12;
 constexpr double kDramBytes = 3.6e12;
 constexpr double kSlabBytes = 3.2e12;
 constexpr double kLaunchUs = 2.0;  // a kernel's fill/drain and launch gap on the timeline
+// A 1x2 pair's cost beyond its bytes (cluster launch, the pair's shared empty barriers): fitted so
+// that at 128x8192x8192 the pair (with half of A's L2 reads) does not win over the plain 128x64
+// tile, where it ran 2.4% behind (run 256, H100) and 1.4% behind on the H200 (run 217); at
+// 128x8192x28672 it ran 5-7% ahead of the 128x256 x3 split on the H100 (runs 255-256).
+constexpr double kPairFixedUs = 4.0;
 
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -50,8 +55,8 @@ SplitPassTerms split_pass_model_terms(int64_t m, int64_t n, int64_t k, double el
   const double cta = static_cast<double>(per) * std::max(mma_kb, load_kb);
   const double dram = (static_cast<double>(m) + static_cast<double>(n)) * static_cast<double>(k) * elem_bytes / kDramBytes;
   // Every CTA loads all of its stages: the narrow tiles re-read the other operand's panel.
-  const double l2 = static_cast<double>(ctas) * static_cast<double>(per) * static_cast<double>(s.tile_m + s.tile_n) *
-                    s.tile_k * elem_bytes / kL2Bytes;
+  const double l2 = static_cast<double>(ctas) * static_cast<double>(per) *
+                    (static_cast<double>(s.tile_m) / std::max(s.a_share, 1) + s.tile_n) * s.tile_k * elem_bytes / kL2Bytes;
   SplitPassTerms r;
   r.ctas = ctas;
   r.rounds = rounds;
@@ -62,8 +67,8 @@ SplitPassTerms split_pass_model_terms(int64_t m, int64_t n, int64_t k, double el
   r.dram_us = dram * 1e6;
   r.l2_us = l2 * 1e6;
   r.launch_us = kLaunchUs;
-  r.fill_us = s.extra_fill_us;
-  double t = std::max({static_cast<double>(rounds) * cta, dram, l2}) * 1e6 + kLaunchUs + s.extra_fill_us;
+  r.fill_us = s.extra_fill_us + (s.a_share > 1 ? kPairFixedUs : 0.0);
+  double t = std::max({static_cast<double>(rounds) * cta, dram, l2}) * 1e6 + kLaunchUs + r.fill_us;
   if (used > 1) {
     r.slabs_us = 2.0 * static_cast<double>(used) * static_cast<double>(m) * static_cast<double>(n) * 4.0 / kSlabBytes * 1e6;
     r.reduce_launch_us = kLaunchUs;
@@ -85,7 +90,8 @@ SplitPassPlan best_split_pass(int64_t m, int64_t n, int64_t k, double elem_bytes
     if (!allowed[i]) continue;
     const SplitPassTile& t = tiles[i];
     const int64_t k_blocks = std::max<int64_t>(1, cdiv(k, t.tile_k));
-    const int64_t cap = std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2));
+    const int64_t cap = std::max<int64_t>(1, std::min<int64_t>({64, k_blocks / 2, t.max_splits}));
+    if (forced > t.max_splits) continue;
     for (int64_t s = forced > 0 ? forced : 1; s <= (forced > 0 ? forced : cap); ++s) {
       const int64_t per = cdiv(k_blocks, s);
       const int64_t used = cdiv(k_blocks, per);

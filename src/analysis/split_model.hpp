@@ -37,6 +37,11 @@ struct SplitPassTile {
   double load_kblock_seconds;
   bool thread_loads;
   double extra_fill_us;
+  // A pair in TMA multicast clusters along N (1x2): L2 sends each A box once for both CTAs, so the
+  // L2 term counts half of A's rows; a pair runs unsplit only (max_splits 1) and pays a fixed
+  // cost of its own (kPairFixedUs, split_model.cpp says from what).
+  int a_share = 1;
+  int max_splits = 64;
 };
 
 // Fraction of the dense MMA peak one CTA of each tile width sustains in its main loop (run 13 fit:

@@ -63,5 +63,38 @@ TEST(SplitModel, BestPlanCarriesItsTerms) {
   EXPECT_EQ(p.terms.k_blocks_per_cta, p.k_blocks_per_split);
 }
 
+// The 128x64 pair sharing A (exp/pair-plan): half of A's rows in the L2 term, its fixed cost in
+// the fill, never split, and taken over the plain 128x64 tile only where A's L2 reads bind.
+SplitPassTile pair() {
+  SplitPassTile t = tile(64);
+  t.a_share = 2;
+  t.max_splits = 1;
+  return t;
+}
+
+TEST(SplitModel, PairHalvesALinesInL2AndPaysAFixedCost) {
+  const SplitPassTerms plain = split_pass_model_terms(128, 8192, 28672, 2.0, kBf16Peak, tile(64), 1, 132);
+  const SplitPassTerms shared = split_pass_model_terms(128, 8192, 28672, 2.0, kBf16Peak, pair(), 1, 132);
+  EXPECT_NEAR(shared.l2_us / plain.l2_us, (64.0 + 64.0) / (128.0 + 64.0), 1e-9);
+  EXPECT_DOUBLE_EQ(shared.dram_us, plain.dram_us);
+  EXPECT_GT(shared.fill_us, plain.fill_us);
+  EXPECT_NEAR(sum(shared), shared.total_us, 1e-9);
+}
+
+TEST(SplitModel, PairRunsUnsplitAndOnlyWhereALoadsBind) {
+  const SplitPassTile tiles[4] = {tile(256), tile(128), tile(64), pair()};
+  const bool allowed[4] = {true, true, true, true};
+  // Long K, 128 tiles of 128x64: the plain tile is bound by every CTA re-reading A from L2.
+  const SplitPassPlan lng = best_split_pass(128, 8192, 28672, 2.0, kBf16Peak, tiles, allowed, 4, 132, 0);
+  EXPECT_EQ(lng.tile, 3);
+  EXPECT_EQ(lng.splits, 1);
+  // K = 8192: the pair's fixed cost outweighs its L2 saving (it ran 2.4% behind there, run 256).
+  EXPECT_NE(best_split_pass(128, 8192, 8192, 2.0, kBf16Peak, tiles, allowed, 4, 132, 0).tile, 3);
+  // A forced split count above its cap never takes it.
+  EXPECT_NE(best_split_pass(128, 8192, 28672, 2.0, kBf16Peak, tiles, allowed, 4, 132, 3).tile, 3);
+  // 256x256x65536 still splits.
+  EXPECT_GT(best_split_pass(256, 256, 65536, 2.0, kBf16Peak, tiles, allowed, 4, 132, 0).splits, 1);
+}
+
 }  // namespace
 }  // namespace tcgemm

@@ -199,5 +199,31 @@ TEST(Sm90PlannedHost, PlansOnTheCalibrationShapes) {
                 static_cast<long long>(k), plan(m, n, k).c_str());
 }
 
+// The planned entry where its plan is the unsplit 128x64 pair sharing A (exp/pair-plan): M of one
+// tile row, partial (100) and whole, N of whole pairs, long K; D's dtype and beta varied.
+TEST(Sm90PlannedPair, MatchesDeviceReferenceAndIsDeterministic) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (small_only()) GTEST_SKIP() << "TCGEMM_TEST_SMALL=1: small cases only";
+  const KernelEntry* k = find_kernel("sm90_wgmma_bf16_128xN_ws_splitk");
+  ASSERT_NE(k, nullptr);
+  const Shape shapes[] = {{128, 8192, 12288}, {100, 8192, 16384}, {128, 8320, 12288}};
+  int variant = 0;
+  for (const Shape& sh : shapes) {
+    GemmDesc g;
+    g.m = sh.m;
+    g.n = sh.n;
+    g.k = sh.k;
+    g.a = {DType::bf16, Layout::row, 0};
+    g.b = {DType::bf16, Layout::column, 0};
+    vary_epilogue(g, variant++, kOut);
+    ASSERT_TRUE(validate(g).ok()) << validate(g).message();
+    ASSERT_TRUE(k->supports(g).ok()) << k->supports(g).message();
+    const std::string plan = k->describe(g);
+    EXPECT_NE(plan.find("pairs sharing A"), std::string::npos) << plan;
+    SCOPED_TRACE(plan);
+    run_and_check(*k, g, 0, /*twice=*/true);
+  }
+}
+
 }  // namespace
 }  // namespace tcgemm

@@ -228,20 +228,35 @@ namespace {
 
 SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads) {
   const std::vector<Sm90WsVariant> candidates = split_k_candidates(loads);
-  SplitPassTile tiles[4];
-  bool allowed[4] = {};
+  SplitPassTile tiles[5];
+  bool allowed[5] = {};
   const int count = static_cast<int>(std::min<std::size_t>(candidates.size(), 4));
   for (int i = 0; i < count; ++i) {
     tiles[i] = pass_tile(input, candidates[i]);
     allowed[i] = tiles[i].tile_m > 0 && sm90_wgmma_ws_supports(g, input, candidates[i]).ok();
   }
+  // The 128x64 tile unsplit in 1x2 multicast pairs sharing A (exp/pair-plan, session 43): where
+  // 128-row tiles of a long K already fill the SMs, it ran 5-7% ahead of the split plans on the
+  // H100 (runs 255-256). TMA plans only.
+  const Sm90WsVariant pair_variant = sm90_wgmma_ws_narrow_variant(64);
+  constexpr Sm90Multicast kPair{1, 2};
+  int total = count;
+  if (loads == WsLoads::tma) {
+    tiles[total] = pass_tile(input, pair_variant);
+    tiles[total].a_share = 2;
+    tiles[total].max_splits = 1;
+    allowed[total] = tiles[total].tile_m > 0 && sm90_wgmma_ws_multicast_supports(g, input, pair_variant, kPair).ok();
+    ++total;
+  }
   const SplitPassPlan p = best_split_pass(g.m, g.n, g.k, input == DType::tf32 ? 4.0 : 2.0,
-                                          input == DType::tf32 ? 495e12 : 989e12, tiles, allowed, count, sm_count,
+                                          input == DType::tf32 ? 495e12 : 989e12, tiles, allowed, total, sm_count,
                                           forced_split_k());
   SplitKPlan best;
   best.predicted_us = 1e30;
   if (p.tile < 0 || p.us >= 1e30) return best;
-  best.variant = candidates[static_cast<std::size_t>(p.tile)];
+  const bool pair = p.tile == count;
+  best.variant = pair ? pair_variant : candidates[static_cast<std::size_t>(p.tile)];
+  if (pair) best.mc = kPair;
   best.splits = p.splits;
   best.k_blocks_per_split = p.k_blocks_per_split;
   best.ctas = static_cast<int>(p.ctas);
@@ -267,8 +282,9 @@ void append_format(std::string& out, const char* format, Args... args) {
 std::string describe(const SplitKPlan& p) {
   if (p.predicted_us >= 1e30) return "no split-K tile supports this problem";
   std::string out;
-  append_format(out, "tile %s, %d K slice%s of %d k-blocks, %d CTAs; model %.1f us", to_string(p.variant).c_str(), p.splits,
-                p.splits == 1 ? "" : "s", p.k_blocks_per_split, p.ctas, p.predicted_us);
+  append_format(out, "tile %s%s, %d K slice%s of %d k-blocks, %d CTAs; model %.1f us", to_string(p.variant).c_str(),
+                p.mc.n > 1 ? " in 1x2 multicast pairs sharing A" : "", p.splits, p.splits == 1 ? "" : "s",
+                p.k_blocks_per_split, p.ctas, p.predicted_us);
   const SplitPassTerms& t = p.terms;
   if (t.total_us <= 0) return out;
   append_format(out, " = pass %.1f, bound by %s (a CTA: %lld round%s x %lld k-blocks x %.2f us [loads %.2f, MMAs %.2f] = %.1f;",
@@ -284,6 +300,7 @@ std::string describe(const SplitKPlan& p) {
 Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, WsLoads loads) {
   const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count(), loads);
   if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
+  if (p.mc.n > 1) return sm90_wgmma_ws_launch_multicast(args, input, p.variant, p.mc);
   if (p.splits <= 1) return sm90_wgmma_ws_launch(args, input, true, p.variant);
   return sm90_wgmma_ws_run_split_k(args, input, p.variant, p.splits, p.k_blocks_per_split);
 }

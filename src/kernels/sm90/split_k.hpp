@@ -57,10 +57,11 @@ namespace tcgemm {
 // over ~9.5 TB/s of L2; plus, when split, the f32 slabs written and read back at ~3.2 TB/s and a
 // launch; the three rates are fits to the calibration runs, split_k.cu says from what). Candidates: 128x256 s4, 128x128 s7 and
 // 128x64 s9, where each supports g; splits 1 up to min(64, k-blocks/2) (only the forced count when
-// one is set). Calibrated on runs 13-14 (bench/NOTES.md): 256x256x65536, 512x1024x32768,
+// one is set); for TMA plans also the 128x64 s9 tile unsplit in 1x2 multicast pairs sharing A. Calibrated on runs 13-14 (bench/NOTES.md): 256x256x65536, 512x1024x32768,
 // 333x777x4099, 1000x1000x1001, 128x8192x28672.
 struct SplitKPlan {
   Sm90WsVariant variant;
+  Sm90Multicast mc;           // 1x2: the unsplit 128x64 pair sharing A (TMA plans only)
   int splits = 1;
   int k_blocks_per_split = 0;
   int ctas = 0;               // tiles x splits
