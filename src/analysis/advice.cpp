@@ -134,6 +134,38 @@ void advise_strips(const ShapeReport& r, double peak, std::vector<Advice>& out) 
           std::to_string(r.waves.grid_ctas));
 }
 
+// The 128x64 tile unsplit in 1x2 TMA multicast pairs sharing A: where gemm()'s split planner
+// (split_model.hpp, the same tiles and terms as split_k.cu's plan) takes it over every split plan,
+// it replaces the split-K advice. Priced as the split-K advice's time scaled by the planner's ratio
+// of the pair to its best split plan, so both read in this model's currency. NOTES: at
+// 128x8192x28672 the pair ran ~7% ahead of the 128x256 x3 split on the H100 (runs 255-256).
+bool advise_pair(const ShapeReport& r, double split_us, std::vector<Advice>& out) {
+  const GemmDesc& g = r.desc;
+  const bool sixteen_bit = g.a.dtype == DType::bf16 || g.a.dtype == DType::f16;
+  if (!sixteen_bit || g.b.dtype != g.a.dtype || g.a.layout != Layout::row || g.b.layout != Layout::column) return false;
+  const FamilyCheck& wg = family_check(r.alignment, MmaFamily::wgmma);
+  if (!wg.available || !wg.a.ok || !wg.b.ok || ceil_div(g.n, 64) % 2 != 0) return false;
+  const double peak = 989e12;
+  SplitPassTile tiles[] = {{128, 256, 64, split_tile_efficiency(256), 0.0, false, 0.0},
+                           {128, 128, 64, split_tile_efficiency(128), 0.0, false, 0.0},
+                           {128, 64, 64, split_tile_efficiency(64), 0.0, false, 0.0},
+                           {128, 64, 64, split_tile_efficiency(64), 0.0, false, 0.0}};
+  tiles[3].a_share = 2;
+  tiles[3].max_splits = 1;
+  const bool with_pair[] = {true, true, true, true}, without[] = {true, true, true, false};
+  const int sms = r.device.sm_count;
+  const SplitPassPlan plan = best_split_pass(g.m, g.n, g.k, 2.0, peak, tiles, with_pair, 4, sms, 0);
+  if (plan.tile != 3) return false;
+  const SplitPassPlan split = best_split_pass(g.m, g.n, g.k, 2.0, peak, tiles, without, 4, sms, 0);
+  if (split.tile < 0 || split.us <= 0) return false;
+  add(out, r.predicted.total_us, split_us * plan.us / split.us, "128x64 tiles in 1x2 multicast pairs sharing A (no split)",
+      std::to_string(plan.ctas) + " CTAs of 128x64 fill the SMs unsplit; each pair's A boxes leave L2 once for both "
+      "CTAs, so A's L2 reads halve and no f32 partials are written: gemm()'s split model gives " +
+          fmt("%.1f us", plan.us) + " against " + fmt("%.1f us", split.us) + " for its best split (tile 128x" +
+          std::to_string(tiles[split.tile].tile_n) + ", " + std::to_string(split.splits) + " K slices)");
+  return true;
+}
+
 void advise_split_k(const ShapeReport& r, double peak, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   if (r.waves.grid_ctas >= r.waves.resident_ctas) return;  // already a full wave
@@ -144,6 +176,7 @@ void advise_split_k(const ShapeReport& r, double peak, std::vector<Advice>& out)
     const double us = predict_time(g, r.device, r.tile, r.waves.ctas_per_sm, peak, s).total_us + r.predicted.copy_us;
     if (us < best_us) { best_us = us; best = s; }
   }
+  if (best > 1 && advise_pair(r, best_us, out)) return;
   if (best > 1)
     add(out, r.predicted.total_us, best_us, "split-K x" + std::to_string(best),
         std::to_string(r.waves.grid_ctas) + " tiles fill " +
