@@ -1,5 +1,6 @@
 // Advice: every cure the seeds name, priced under the same time model as the current plan.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -56,6 +57,18 @@ void advise_repack(const ShapeReport& r, std::vector<Advice>& out) {
           ") lets the wgmma kernels run it, against " + fmt("%.1f us", without) + " on " + family + " without copies");
 }
 
+// gemm()'s TMA split-pass candidates as split_k.cu plans them (bf16/f16): 128x256, 128x128 and
+// 128x64, and last the 128x64 tile unsplit in 1x2 multicast pairs sharing A.
+std::array<SplitPassTile, 4> tma_split_tiles() {
+  std::array<SplitPassTile, 4> t = {{{128, 256, 64, split_tile_efficiency(256), 0.0, false, 0.0},
+                                     {128, 128, 64, split_tile_efficiency(128), 0.0, false, 0.0},
+                                     {128, 64, 64, split_tile_efficiency(64), 0.0, false, 0.0},
+                                     {128, 64, 64, split_tile_efficiency(64), 0.0, false, 0.0}}};
+  t[3].a_share = 2;
+  t[3].max_splits = 1;
+  return t;
+}
+
 // Row classes (the `_ws_rowclass` kernels): K-major 16-bit A and B that break TMA's 16-byte rule
 // are read by TMA as eight row classes each (rows r, r + 8, ... lie 8 * ld apart, a legal stride)
 // and realigned in shared memory: no copy, slower k-blocks. Priced with gemm()'s own model and gate
@@ -81,11 +94,9 @@ void advise_row_classes(const ShapeReport& r, std::vector<Advice>& out) {
   const bool both[] = {true, true};
   const SplitPassPlan row = best_split_pass(g.m, g.n, g.k, 2.0, peak, row_tiles, both, 2, sms, 0);
   if (row.tile < 0 || row.ctas > sms) return;
-  const SplitPassTile tma_tiles[] = {{128, 256, 64, split_tile_efficiency(256), 0.0, false, 0.0},
-                                     {128, 128, 64, split_tile_efficiency(128), 0.0, false, 0.0},
-                                     {128, 64, 64, split_tile_efficiency(64), 0.0, false, 0.0}};
-  const bool all[] = {true, true, true};
-  const SplitPassPlan on_copies = best_split_pass(g.m, g.n, g.k, 2.0, peak, tma_tiles, all, 3, sms, 0);
+  const std::array<SplitPassTile, 4> tma_tiles = tma_split_tiles();
+  const bool no_pair[] = {true, true, true, false};
+  const SplitPassPlan on_copies = best_split_pass(g.m, g.n, g.k, 2.0, peak, tma_tiles.data(), no_pair, 4, sms, 0);
   // The copies of what breaks the rule: lines of K rounded up to 64 elements, 256-byte aligned each.
   auto copy_bytes = [&](bool ok, int64_t lines) {
     return ok ? 0.0 : static_cast<double>((lines * ((g.k + 63) / 64 * 64) * 2 + 255) / 256 * 256);
@@ -146,17 +157,12 @@ bool advise_pair(const ShapeReport& r, double split_us, std::vector<Advice>& out
   const FamilyCheck& wg = family_check(r.alignment, MmaFamily::wgmma);
   if (!wg.available || !wg.a.ok || !wg.b.ok || ceil_div(g.n, 64) % 2 != 0) return false;
   const double peak = 989e12;
-  SplitPassTile tiles[] = {{128, 256, 64, split_tile_efficiency(256), 0.0, false, 0.0},
-                           {128, 128, 64, split_tile_efficiency(128), 0.0, false, 0.0},
-                           {128, 64, 64, split_tile_efficiency(64), 0.0, false, 0.0},
-                           {128, 64, 64, split_tile_efficiency(64), 0.0, false, 0.0}};
-  tiles[3].a_share = 2;
-  tiles[3].max_splits = 1;
+  const std::array<SplitPassTile, 4> tiles = tma_split_tiles();
   const bool with_pair[] = {true, true, true, true}, without[] = {true, true, true, false};
   const int sms = r.device.sm_count;
-  const SplitPassPlan plan = best_split_pass(g.m, g.n, g.k, 2.0, peak, tiles, with_pair, 4, sms, 0);
+  const SplitPassPlan plan = best_split_pass(g.m, g.n, g.k, 2.0, peak, tiles.data(), with_pair, 4, sms, 0);
   if (plan.tile != 3) return false;
-  const SplitPassPlan split = best_split_pass(g.m, g.n, g.k, 2.0, peak, tiles, without, 4, sms, 0);
+  const SplitPassPlan split = best_split_pass(g.m, g.n, g.k, 2.0, peak, tiles.data(), without, 4, sms, 0);
   if (split.tile < 0 || split.us <= 0) return false;
   add(out, r.predicted.total_us, split_us * plan.us / split.us, "128x64 tiles in 1x2 multicast pairs sharing A (no split)",
       std::to_string(plan.ctas) + " CTAs of 128x64 fill the SMs unsplit; each pair's A boxes leave L2 once for both "

@@ -221,6 +221,23 @@ TEST(Explain, TopAdviceIsTheMeasuredCure) {
   }
 }
 
+// The pair advice stands where gemm()'s split planner takes the pair, and not at K = 8192, where the
+// pair ran 2.4% behind the plain 128x64 tile (run 256); 256x256x65536 still splits.
+TEST(Explain, PairAdviceOnlyWhereThePlannerTakesIt) {
+  const TileConfig t = default_tile_config(MmaFamily::wgmma, DType::bf16);
+  auto names_pair = [&](int64_t m, int64_t n, int64_t k) {
+    Result<ShapeReport> r = explain(bf16_tn(m, n, k), h200(), t);
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    if (!r.ok()) return false;
+    for (const Advice& a : r->advice)
+      if (a.action.find("pairs sharing A") != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(names_pair(128, 8192, 28672));
+  EXPECT_FALSE(names_pair(128, 8192, 8192));
+  EXPECT_FALSE(names_pair(256, 256, 65536));
+}
+
 // Widths 16 and 32 split K in clusters whose partials are summed in shared memory (run 190: 16x4096x4096
 // 17.4 -> 15.3 us against the slab plan); the advice names that plan and prices it without the combine
 // pass, and a half-empty last round's split (run 191: 16x28672x8192 125.7 -> 118.9 us) is named.
