@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run 257: session43/s43_4.sh cut to fit the session's last device minutes (one by-name pass, the
 # plain 128x64 dropped; the whole suite only if time is left). Binaries (carry .device):
-# tcgemm_old / tcgemm_gpu_tests_main = main c8bf23e; tcgemm / tcgemm_gpu_tests = exp/pair-plan
-# ab960d1. Saved after each step.
+# tcgemm_old / tcgemm_gpu_tests_main = main c8bf23e (main's src/ since: comments only);
+# tcgemm / tcgemm_gpu_tests = exp/pair-plan 866f1fb. Saved after each step.
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
 timeout 90 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter='Sm90PlannedPair.*:*Multicast*' > $W/tests_pair.log 2>&1
