@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Run 257 (prepared in session 43, not run: the device time ran out). Binaries (carry .device):
-# tcgemm_old / tcgemm_gpu_tests_main = main c8bf23e; tcgemm / tcgemm_gpu_tests = exp/pair-plan
-# ab960d1 (the unsplit 128x64 pair sharing A as a planner candidate, taken at M <= 128, N = 8192
-# from K = 12288 by the model). ~4 minutes, in order of need, saved after each step:
-# 1. the branch's pair test and multicast tests; 2. bench/suites/midm128_ksweep.txt through gemm()
-# main / branch and by name (the pair, the plain 128x64), two interleaved passes; 3. midm128_split
-# and cliffs main / branch; 4. the branch's whole GPU suite.
+# Run 257 (prepared in session 43, not run: no machine came in sessions 43-44). Binaries (carry
+# .device): tcgemm_old / tcgemm_gpu_tests_main = main c8bf23e; tcgemm / tcgemm_gpu_tests =
+# exp/pair-plan 866f1fb (session 44; kernels and planner as ab960d1: the unsplit 128x64 pair
+# sharing A as a planner candidate, taken at M <= 128, N = 8192 from K = 12288 by the model).
+# ~4 minutes, in order of need, saved after each step: 1. the branch's pair test and multicast
+# tests; 2. bench/suites/midm128_ksweep.txt through gemm() main / branch and by name (the pair, the
+# plain 128x64), two interleaved passes; 3. midm128_split and cliffs main / branch; 4. the branch's
+# whole GPU suite.
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
 timeout 120 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter='Sm90PlannedPair.*:*Multicast*' > $W/tests_pair.log 2>&1
