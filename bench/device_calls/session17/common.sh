@@ -23,9 +23,9 @@ run_sanitizers() {
     echo "$t rc=$?"; grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED' "$dir/san_$t.log" | head -3
   done
 }
-# The GPU tests FILTER selects (log $W/tests.log) with their summary lines.
+# The GPU tests FILTER selects (log $W/tests.log) with their summary lines: run_tests FILTER [LIMIT].
 run_tests() {
-  timeout 150 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter="$1" > $W/tests.log 2>&1
+  timeout "${2:-150}" $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter="$1" > $W/tests.log 2>&1
   echo "tests rc=$? t=$SECONDS"; grep -E '^\[  FAILED|^\[  PASSED|^\[  SKIPPED \] [0-9]|tests from .* ran' $W/tests.log | head -20
 }
 # Each named suite through gemm() into $W/bench_<suite>.csv.

@@ -9,8 +9,7 @@
 # whole GPU suite.
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
-timeout 120 $B/tcgemm_gpu_tests --gtest_brief=1 --gtest_filter='Sm90PlannedPair.*:*Multicast*' > $W/tests_pair.log 2>&1
-echo "pair tests rc=$? t=$SECONDS"; grep -E '^\[  FAILED|^\[  PASSED|tests from .* ran' $W/tests_pair.log | head -6
+run_tests 'Sm90PlannedPair.*:*Multicast*' 120
 save
 for p in 1 2; do
   bench_one tcgemm_old midm128_ksweep main$p; bench_one tcgemm midm128_ksweep pair$p
