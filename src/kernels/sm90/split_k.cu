@@ -235,9 +235,10 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
     tiles[i] = pass_tile(input, candidates[i]);
     allowed[i] = tiles[i].tile_m > 0 && sm90_wgmma_ws_supports(g, input, candidates[i]).ok();
   }
-  // The 128x64 tile unsplit in 1x2 multicast pairs sharing A (exp/pair-plan, session 43): where
-  // 128-row tiles of a long K already fill the SMs, it ran 5-7% ahead of the split plans on the
-  // H100 (runs 255-256). TMA plans only.
+  // The 128x64 tile unsplit in 1x2 multicast pairs sharing A: where 128-row tiles of a long K
+  // already fill the SMs, it ran 5-7% ahead of the split plans by name on the H100 (runs 255-256),
+  // and as gemm()'s plan 2.5-8% ahead from K = 12288 on at M = 128, N = 8192 (runs 257-258). TMA
+  // plans only.
   const Sm90WsVariant pair_variant = sm90_wgmma_ws_narrow_variant(64);
   constexpr Sm90Multicast kPair{1, 2};
   int total = count;
