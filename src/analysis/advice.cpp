@@ -149,7 +149,9 @@ void advise_strips(const ShapeReport& r, double peak, std::vector<Advice>& out) 
 // (split_model.hpp, the same tiles and terms as split_k.cu's plan) takes it over every split plan,
 // it replaces the split-K advice. Priced as the split-K advice's time scaled by the planner's ratio
 // of the pair to its best split plan, so both read in this model's currency. NOTES: at
-// 128x8192x28672 the pair ran ~7% ahead of the 128x256 x3 split on the H100 (runs 255-256).
+// 128x8192x28672 the pair ran 6-8% ahead of the 128x256 x3 split on the H100 (runs 255-258), and
+// the plain 128x64 tile unsplit ran level with it there: on the H100 the gain is the unsplit plan;
+// whether A's halved L2 reads add to it on the H200 is not yet measured.
 bool advise_pair(const ShapeReport& r, double split_us, std::vector<Advice>& out) {
   const GemmDesc& g = r.desc;
   const bool sixteen_bit = g.a.dtype == DType::bf16 || g.a.dtype == DType::f16;
