@@ -69,6 +69,19 @@ bench_one() {
   timeout 150 $B/$1 bench --suite=bench/suites/$2.txt --kernels="${4:-gemm}" --output=$W/bench_$2_$3.csv > $W/bench_$2_$3.txt 2>&1
   echo "$2 $3 rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/bench_$2_$3.txt)"
 }
+# The 128x64 s9 tile by name on SUITE with BIN, in 1x2 pairs sharing A (tag mc1x2_P) and plain over
+# all of K (s9ws_P): pair_by_name BIN SUITE P.
+pair_by_name() {
+  bench_one $1 $2 mc1x2_$3 'sm90_wgmma_bf16_128x64x64_s9_mc1x2'
+  bench_one $1 $2 s9ws_$3 'sm90_wgmma_bf16_128x64x64_s9_w?'
+}
+# `explain --measure` with BIN at M x N x K into $W/explain_measure_MxNxK.txt, with its verdict line:
+# explain_measure BIN M N K [LIMIT, default 90 s].
+explain_measure() {
+  local f=$W/explain_measure_${2}x${3}x${4}.txt
+  timeout "${5:-90}" $B/$1 explain --m $2 --n $3 --k $4 --measure > $f 2>&1
+  echo "explain --measure $2x$3x$4 rc=$? t=$SECONDS $(grep -h 'fastest measured' $f)"
+}
 # N memcheck passes of test binary BIN over FILTER, a stall being a kill at LIMIT s:
 # memcheck_x BIN N LIMIT FILTER TAG (logs $W/mc_TAG_i.log).
 memcheck_x() {

@@ -12,10 +12,7 @@ save
 bench_one tcgemm_old tall main1
 save
 for s in "512 1024 32768" "256 256 65536" "4224 4224 4224" "16 8192 8192" "128 8192 28672"; do
-  set -- $s
   [ $SECONDS -lt 200 ] || break
-  timeout 60 $B/tcgemm_old explain --m $1 --n $2 --k $3 --measure > $W/explain_measure_${1}x${2}x${3}.txt 2>&1
-  echo "explain --measure $1x$2x$3 rc=$? t=$SECONDS"
-  save
+  explain_measure tcgemm_old $s 60; save
 done
 echo "done t=$SECONDS"

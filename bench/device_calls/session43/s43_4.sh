@@ -13,8 +13,7 @@ run_tests 'Sm90PlannedPair.*:*Multicast*' 120
 save
 for p in 1 2; do
   bench_one tcgemm_old midm128_ksweep main$p; bench_one tcgemm midm128_ksweep pair$p
-  bench_one tcgemm_old midm128_ksweep mc1x2_$p 'sm90_wgmma_bf16_128x64x64_s9_mc1x2'
-  bench_one tcgemm_old midm128_ksweep s9ws_$p 'sm90_wgmma_bf16_128x64x64_s9_w?'
+  pair_by_name tcgemm_old midm128_ksweep $p
   save
 done
 [ $SECONDS -lt 200 ] && { bench_one tcgemm_old midm128_split main1; bench_one tcgemm midm128_split pair1; save; }

@@ -7,11 +7,8 @@ source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
 for s in "128 8192 28672" "4097 4097 4097" "4095 4095 4095" "1000 1000 1001" "333 777 4099" "64 28672 8192" \
          "16 8192 8192" "256 256 65536" "512 1024 32768" "4224 4224 4224"; do
-  set -- $s
   [ $SECONDS -lt 150 ] || break
-  timeout 90 $B/tcgemm explain --m $1 --n $2 --k $3 --measure > $W/explain_measure_${1}x${2}x${3}.txt 2>&1
-  echo "explain --measure $1x$2x$3 rc=$? t=$SECONDS $(grep -h 'fastest measured' $W/explain_measure_${1}x${2}x${3}.txt)"
-  save
+  explain_measure tcgemm $s; save
 done
 [ $SECONDS -lt 170 ] && bench_one tcgemm tall merged1
 echo "done t=$SECONDS"; save

@@ -10,8 +10,7 @@ source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
 for p in 1 2; do
   bench_one tcgemm midm128_ksweep new$p; bench_one tcgemm_old midm128_ksweep old$p
-  bench_one tcgemm midm128_ksweep mc1x2_$p 'sm90_wgmma_bf16_128x64x64_s9_mc1x2'
-  bench_one tcgemm midm128_ksweep s9ws_$p 'sm90_wgmma_bf16_128x64x64_s9_w?'
+  pair_by_name tcgemm midm128_ksweep $p
   save
 done
 bench_one tcgemm cliffs new1; bench_one tcgemm_old cliffs old1
