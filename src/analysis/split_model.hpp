@@ -52,6 +52,12 @@ constexpr double split_tile_efficiency(int tile_n) { return tile_n >= 256 ? 0.68
 // longest of the CTAs' work (rounds x k-blocks a CTA x the slower of a k-block's MMAs and loads),
 // DRAM (A and B once) and L2 (every CTA's stages); then a launch and any extra fill; a split adds
 // its slabs (written and read back) and the reduce's launch.
+// The part the rates below were fitted on (the H200; its peak DRAM bandwidth as its attributes
+// report it, run 28). On another part the model keeps them: scaling the DRAM rate by the part's
+// peak was measured on the H100 and lost (run 260, bench/NOTES.md), so describe() says where the
+// part differs instead.
+inline constexpr double kSplitModelFitPeakGbs = 4814.0;
+
 struct SplitPassTerms {
   int64_t ctas = 0, rounds = 0, k_blocks_per_cta = 0;
   double mma_kblock_us = 0, load_kblock_us = 0;

@@ -3,7 +3,8 @@
 # 192x176 s3 leads gemm()'s 192x192 s4 `_fit` pick there: in one process it led by 2.5-5.5% in runs
 # 225, 255 and 259, inside the order bias run 226 showed between identical kernels. Four rounds of
 # three processes in rotating order: each kernel by name with cuBLAS, and gemm() with cuBLAS.
-# Binary (carry .device): tcgemm = main 64392e6 (the same kernels as main now).
+# Binaries (carry .device): tcgemm_main = main 64392e6 (the same kernels as main now); tcgemm = main
+# with the plan line's note on the fit part (explain only).
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz .; }
 k176=sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore
@@ -19,4 +20,7 @@ for r in 1 2 3 4; do
   esac
   save
 done
+# The plan line's note where the part's DRAM peak is not the H200's (main after this call's commit).
+[ -x $B/tcgemm ] && $B/tcgemm explain --m 128 --n 8192 --k 28672 > $W/explain_128x8192x28672.txt 2>&1 &&
+  grep -o "its plan: .*" $W/explain_128x8192x28672.txt
 echo "done t=$SECONDS"; save

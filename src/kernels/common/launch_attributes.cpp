@@ -71,6 +71,8 @@ namespace {
 constexpr int kMaxDevices = 64;
 std::atomic<int> g_sm_count[kMaxDevices];
 std::atomic<int> g_cc_major[kMaxDevices];
+std::atomic<int> g_mem_clock_khz[kMaxDevices];
+std::atomic<int> g_bus_bits[kMaxDevices];
 
 int cached_attribute(std::atomic<int>* table, cudaDeviceAttr attr) {
   int device = 0;
@@ -96,6 +98,12 @@ int cached_attribute(std::atomic<int>* table, cudaDeviceAttr attr) {
 }  // namespace
 
 int current_device_sm_count() { return cached_attribute(g_sm_count, cudaDevAttrMultiProcessorCount); }
+
+double current_device_mem_bandwidth_gbs() {
+  const int clock_khz = cached_attribute(g_mem_clock_khz, cudaDevAttrMemoryClockRate);
+  const int bus_bits = cached_attribute(g_bus_bits, cudaDevAttrGlobalMemoryBusWidth);
+  return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+}
 
 bool device_has_pdl() { return cached_attribute(g_cc_major, cudaDevAttrComputeCapabilityMajor) >= 9; }
 

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -295,6 +296,12 @@ std::string describe(const SplitKPlan& p) {
   append_format(out, " L2 %.1f; DRAM %.1f) + launch %.1f", t.l2_us, t.dram_us, t.launch_us);
   if (t.fill_us > 0) append_format(out, " + fill %.1f", t.fill_us);
   if (t.slabs_us > 0) append_format(out, " + slabs %.1f + the reduce's launch %.1f", t.slabs_us, t.reduce_launch_us);
+  // The rates are the H200's fit: where the live part's DRAM peak differs by more than 10%, the
+  // DRAM term is not this part's (on the H100 it reads below the bytes over its peak).
+  const double gbs = current_device_mem_bandwidth_gbs();
+  if (gbs > 0 && std::abs(gbs / kSplitModelFitPeakGbs - 1.0) > 0.10)
+    append_format(out, "; the model's rates are fitted on the H200 (%.0f GB/s of DRAM), this part has %.0f GB/s",
+                  kSplitModelFitPeakGbs, gbs);
   return out;
 }
 
