@@ -246,13 +246,15 @@ void advise_tiles(const ShapeReport& r, double peak, std::vector<Advice>& out) {
     candidates = {{MmaFamily::wgmma, 128, 256, tk, 4, 384, 168, 0},
                   {MmaFamily::wgmma, 128, 128, tk, 7, 384, 168, 0},
                   {MmaFamily::wgmma, 128, 64, tk, 9, 384, 168, 0}};
-    // The cluster kernel's 192x192 tile (three consumer warpgroups), where gemm() runs it: the
-    // same rule (analysis/path_rules.hpp), priced by the same model as every other tile.
+    // The cluster kernel's 192x192 tile (three consumer warpgroups), or its 192x176 where that
+    // rule holds, where gemm() runs them: the same rules (analysis/path_rules.hpp), priced by the
+    // same model as every other tile.
     // Its epilogue stores D row-major in the input type and TMA-loads C as D's own boxes.
     const bool c_as_d = g.beta == 0.0f || (g.c.layout == Layout::row && g.c.dtype == g.d.dtype);
     if (square_tile_wins(g.m, g.n, r.device.sm_count) && c_as_d && g.d.layout == Layout::row &&
         g.d.dtype == g.a.dtype)
-      candidates.push_back({MmaFamily::wgmma, 192, 192, tk, 4, 512, 128, 0, 2});
+      candidates.push_back(square176_wins(g.m, g.n, r.device.sm_count) ? TileConfig{MmaFamily::wgmma, 192, 176, tk, 3, 512, 128, 0, 2}
+                                                                        : TileConfig{MmaFamily::wgmma, 192, 192, tk, 4, 512, 128, 0, 2});
     // The grid-fitting width (128 x 144/176/192, bf16/f16 D of the input type), where gemm() runs it:
     // the same rule.
     if (const int64_t w = fit_tile_width(g.m, g.n, r.device.sm_count);

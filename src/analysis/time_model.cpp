@@ -32,9 +32,12 @@ constexpr double kL2OverDram = 2.0;
 // 128x128: 534/580 and 569/641 TFLOP/s at 4096^3 and 8192^3 (0.92, 0.89) -> 0.89; 128x64:
 // 366/580, 413/641 (0.63, 0.64) -> 0.64. Narrower tiles are only run memory-bound (swap A/B), where this term does not bind.
 // 192x192 (three m64n192 warpgroups, the cluster kernel): 648-654 TFLOP/s at 4224^3 and 3072^3
-// against 669 for 128x256 at 4096^3 with fewer idle SMs (runs 60-62) -> 0.98.
+// against 669 for 128x256 at 4096^3 with fewer idle SMs (runs 60-62) -> 0.98. 192x176 (three
+// m64n176): 674 TFLOP/s at 4224^3 in one process (H100, run 259), 222.6-223.0 us alone against
+// 192x192's 230.8-234.3 (run 262) -> the same 0.98.
 double wgmma_tile_efficiency(const TileConfig& t) {
   if (t.family != MmaFamily::wgmma) return 1.0;
+  if (t.tile_m >= 192 && t.tile_n >= 176) return 0.98;
   const int lo = std::min(t.tile_m, t.tile_n), hi = std::max(t.tile_m, t.tile_n);
   if (lo >= 192) return 0.98;
   if (lo >= 128) return hi >= 256 ? 1.0 : 0.89;

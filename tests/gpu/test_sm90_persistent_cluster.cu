@@ -471,6 +471,21 @@ TEST(Sm90PersistentClusterHost, Registered) {
   }
 }
 
+// gemm()'s 192x176 entry where square176_wins: 4224^3 in both 16-bit inputs, the shape it is
+// picked for, and a K tail (4224 x 4224 x 1000) on the same grid.
+TEST(Sm90PersistentClusterSquare176, GemmsPickMatchesDeviceReference) {
+  TCGEMM_REQUIRE_GPU(90);
+  if (small_only()) GTEST_SKIP() << "TCGEMM_TEST_SMALL=1: small cases only";
+  for (DType t : {DType::bf16, DType::f16}) {
+    const std::string name = std::string("sm90_wgmma_") + (t == DType::bf16 ? "bf16" : "f16") +
+                             "_192x176x64_s3_pc2x1_tmastore_fit176";
+    for (const Shape& sh : {Shape{4224, 4224, 4224}, Shape{4224, 4224, 1000}}) {
+      SCOPED_TRACE(name + " " + std::to_string(sh.k));
+      run_and_check(name.c_str(), t, 3, -1, tn_problem(t, sh, 0, 0.75f), PcDStore::tma, PcTile::m192n176);
+    }
+  }
+}
+
 TEST(Sm90PersistentClusterHost, SquareTileRegisteredAndPickedWhereItFits) {
   for (const char* name : kSquareNames) {
     const KernelEntry* k = find_kernel(name);
@@ -510,7 +525,10 @@ TEST(Sm90PersistentClusterHost, SquareTileRegisteredAndPickedWhereItFits) {
   if (current_sm_count() == 132) {
     for (DType t : {DType::bf16, DType::f16}) {
       const std::string in = t == DType::bf16 ? "bf16" : "f16";
+      // 4224^3: 192x176 fills the 4 rounds that 192x192 leaves part-full (square176_wins).
       EXPECT_EQ(pick_kernel(tn_problem(t, {4224, 4224, 4224}, 0, 1.0f)).value(),
+                "sm90_wgmma_" + in + "_192x176x64_s3_pc2x1_tmastore_fit176");
+      EXPECT_EQ(pick_kernel(tn_problem(t, {3072, 3072, 3072}, 0, 1.0f)).value(),
                 "sm90_wgmma_" + in + "_192x192x64_s4_pc2x1_tmastore_fit");
       EXPECT_EQ(pick_kernel(tn_problem(t, {4096, 4096, 4096}, 0, 1.0f)).value(),
                 "sm90_wgmma_" + in + "_128x256x64_s3_pc2x1_tmastore");

@@ -161,9 +161,25 @@ KernelEntry pc_square_entry(std::string_view name) {
     e.supports = [](const GemmDesc& g) {
       if (!square_tile_wins(g.m, g.n, current_sm_count()))
         return Status::unsupported("the 192x192 tile runs no fewer tile rounds than 128x256 here (by at least 5%)");
+      if (square176_wins(g.m, g.n, current_sm_count()))
+        return Status::unsupported("192x176 fills the same rounds that 192x192 leaves part-full (the _fit176 entry)");
       return sm90_wgmma_ws_pc_supports(g, In);
     };
   }
+  return e;
+}
+
+// The 192x176 tile where gemm() runs it (preference 4, as the 192x192 rule's entry, which refuses
+// these shapes): square176_wins (analysis/path_rules.hpp, shared with explain).
+template <DType In>
+KernelEntry pc_square176_entry(std::string_view name) {
+  KernelEntry e = pc_entry<In, 3, 0, PcTile::m192n176>(name);
+  e.preference = 4;
+  e.supports = [](const GemmDesc& g) {
+    if (!square176_wins(g.m, g.n, current_sm_count()))
+      return Status::unsupported("192x176 fills no more of its rounds than 192x192 here, or one round only");
+    return sm90_wgmma_ws_pc_supports(g, In);
+  };
   return e;
 }
 
@@ -342,15 +358,17 @@ void add_sm90_pc_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_square_entry<DType::bf16, 3>("sm90_wgmma_bf16_192x192x64_s3_pc2x1_tmastore"));
   table.push_back(pc_square_entry<DType::bf16, 4>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore"));
   table.push_back(pc_square_entry<DType::f16, 4>("sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore"));
-  // The 192-row fitting widths, by name only: run 225 (bench/NOTES.md, session 33) timed them within
+  // The 192-row fitting widths by name: run 225 (bench/NOTES.md, session 33) timed them within
   // the profiler's order bias of 192x192 where rounds x area modelled them 5-17% ahead, and behind it
-  // at short K (3 stages against its 4); no rule sends gemm() to them.
+  // at short K (3 stages against its 4); gemm() takes 192x176 only where square176_wins (`_fit176`).
   table.push_back(pc_entry<DType::bf16, 3, 0, PcTile::m192n160>("sm90_wgmma_bf16_192x160x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 3, 0, PcTile::m192n160>("sm90_wgmma_f16_192x160x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::bf16, 3, 0, PcTile::m192n176>("sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 3, 0, PcTile::m192n176>("sm90_wgmma_f16_192x176x64_s3_pc2x1_tmastore"));
   table.push_back(pc_square_entry<DType::bf16, 4, true>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore_fit"));
   table.push_back(pc_square_entry<DType::f16, 4, true>("sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore_fit"));
+  table.push_back(pc_square176_entry<DType::bf16>("sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore_fit176"));
+  table.push_back(pc_square176_entry<DType::f16>("sm90_wgmma_f16_192x176x64_s3_pc2x1_tmastore_fit176"));
   table.push_back(pc_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_streamk"));
   table.push_back(pc_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk"));
   table.push_back(pc_repack_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_streamk"));
