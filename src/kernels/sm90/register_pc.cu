@@ -169,34 +169,30 @@ KernelEntry pc_square_entry(std::string_view name) {
   return e;
 }
 
-// The 192x176 tile where gemm() runs it (preference 4, as the 192x192 rule's entry, which refuses
-// these shapes): square176_wins (analysis/path_rules.hpp, shared with explain).
-template <DType In>
-KernelEntry pc_square176_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 3, 0, PcTile::m192n176>(name);
-  e.preference = 4;
+// A persistent-cluster tile that gemm() runs where a shape rule of analysis/path_rules.hpp (shared
+// with explain) says it wins: Rule::wins(m, n, SMs), and Rule::kRefusal where it does not.
+template <DType In, int kStages, PcTile kTile, class Rule>
+KernelEntry pc_rule_entry(std::string_view name, int preference) {
+  KernelEntry e = pc_entry<In, kStages, 0, kTile>(name);
+  e.preference = preference;
   e.supports = [](const GemmDesc& g) {
-    if (!square176_wins(g.m, g.n, current_sm_count()))
-      return Status::unsupported("192x176 fills no more of its rounds than 192x192 here, or one round only");
+    if (!Rule::wins(g.m, g.n, current_sm_count())) return Status::unsupported(Rule::kRefusal);
     return sm90_wgmma_ws_pc_supports(g, In);
   };
   return e;
 }
 
-// The tall 256x128 tile where gemm() runs it (preference 5, above the 192x192 and fitting-width
-// rules' 4): tall_tile_wins (analysis/path_rules.hpp, shared with explain).
-template <DType In>
-KernelEntry pc_tall_entry(std::string_view name) {
-  KernelEntry e = pc_entry<In, 4, 0, PcTile::m256n128>(name);
-  e.preference = 5;
-  e.supports = [](const GemmDesc& g) {
-    if (!tall_tile_wins(g.m, g.n, current_sm_count()))
-      return Status::unsupported("the 256x128 tile runs no fewer tile rounds' area than the other cluster tiles here "
-                                 "(by at least 5%)");
-    return sm90_wgmma_ws_pc_supports(g, In);
-  };
-  return e;
-}
+// The 192x176 tile (preference 4, as the 192x192 rule's entry, which refuses these shapes).
+struct Square176Rule {
+  static constexpr const char* kRefusal = "192x176 fills no more of its rounds than 192x192 here, or one round only";
+  static bool wins(int64_t m, int64_t n, int64_t sms) { return square176_wins(m, n, sms); }
+};
+// The tall 256x128 tile (preference 5, above the 192x192 and fitting-width rules' 4).
+struct TallRule {
+  static constexpr const char* kRefusal =
+      "the 256x128 tile runs no fewer tile rounds' area than the other cluster tiles here (by at least 5%)";
+  static bool wins(int64_t m, int64_t n, int64_t sms) { return tall_tile_wins(m, n, sms); }
+};
 
 // wgmma_ws_pingpong.cu: the persistent cluster kernel's contract (TN, row-major 16-bit D,
 // beta == 0) with ping-pong consumers, each warpgroup a 64x256 tile of its own; by name only
@@ -335,8 +331,8 @@ void add_sm90_pc_kernels(std::vector<KernelEntry>& table) {
   // _tall entry where its rule does (run 181).
   table.push_back(pc_entry<DType::bf16, 4, 0, PcTile::m256n128>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore"));
   table.push_back(pc_entry<DType::f16, 4, 0, PcTile::m256n128>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore"));
-  table.push_back(pc_tall_entry<DType::bf16>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore_tall"));
-  table.push_back(pc_tall_entry<DType::f16>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore_tall"));
+  table.push_back(pc_rule_entry<DType::bf16, 4, PcTile::m256n128, TallRule>("sm90_wgmma_bf16_256x128x64_s4_pc2x1_tmastore_tall", 5));
+  table.push_back(pc_rule_entry<DType::f16, 4, PcTile::m256n128, TallRule>("sm90_wgmma_f16_256x128x64_s4_pc2x1_tmastore_tall", 5));
   table.push_back(pc_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_fit_entry<DType::f16>("sm90_wgmma_f16_128xNfit_s4_pc2x1_tmastore"));
   table.push_back(pc_swap_fit_entry<DType::bf16>("sm90_wgmma_bf16_128xNfit_s4_pc2x1_swapab"));
@@ -367,8 +363,8 @@ void add_sm90_pc_kernels(std::vector<KernelEntry>& table) {
   table.push_back(pc_entry<DType::f16, 3, 0, PcTile::m192n176>("sm90_wgmma_f16_192x176x64_s3_pc2x1_tmastore"));
   table.push_back(pc_square_entry<DType::bf16, 4, true>("sm90_wgmma_bf16_192x192x64_s4_pc2x1_tmastore_fit"));
   table.push_back(pc_square_entry<DType::f16, 4, true>("sm90_wgmma_f16_192x192x64_s4_pc2x1_tmastore_fit"));
-  table.push_back(pc_square176_entry<DType::bf16>("sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore_fit176"));
-  table.push_back(pc_square176_entry<DType::f16>("sm90_wgmma_f16_192x176x64_s3_pc2x1_tmastore_fit176"));
+  table.push_back(pc_rule_entry<DType::bf16, 3, PcTile::m192n176, Square176Rule>("sm90_wgmma_bf16_192x176x64_s3_pc2x1_tmastore_fit176", 4));
+  table.push_back(pc_rule_entry<DType::f16, 3, PcTile::m192n176, Square176Rule>("sm90_wgmma_f16_192x176x64_s3_pc2x1_tmastore_fit176", 4));
   table.push_back(pc_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_streamk"));
   table.push_back(pc_streamk_entry<DType::f16>("sm90_wgmma_f16_128x256x64_s3_pc2x1_streamk"));
   table.push_back(pc_repack_streamk_entry<DType::bf16>("sm90_wgmma_bf16_128x256x64_s3_pc2x1_repack_streamk"));
