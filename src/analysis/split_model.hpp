@@ -48,16 +48,15 @@ struct SplitPassTile {
 // the 128x256 kernels' ~650 TFLOP/s on full waves, the narrower tiles' measured per-k-block times).
 constexpr double split_tile_efficiency(int tile_n) { return tile_n >= 256 ? 0.68 : tile_n >= 128 ? 0.62 : 0.55; }
 
+// The part the model's rates (split_model.cpp) were fitted on: the H200, whose attributes report
+// 4814 GB/s of DRAM (run 28). Other parts keep those rates: scaling the DRAM rate by the part's
+// peak lost on the H100 (run 260, bench/NOTES.md), so describe() says where the part differs.
+inline constexpr double kSplitModelFitPeakGbs = 4814.0;
+
 // The model's terms for one plan, so that `explain` can say which one binds. The pass is the
 // longest of the CTAs' work (rounds x k-blocks a CTA x the slower of a k-block's MMAs and loads),
 // DRAM (A and B once) and L2 (every CTA's stages); then a launch and any extra fill; a split adds
 // its slabs (written and read back) and the reduce's launch.
-// The part the rates below were fitted on (the H200; its peak DRAM bandwidth as its attributes
-// report it, run 28). On another part the model keeps them: scaling the DRAM rate by the part's
-// peak was measured on the H100 and lost (run 260, bench/NOTES.md), so describe() says where the
-// part differs instead.
-inline constexpr double kSplitModelFitPeakGbs = 4814.0;
-
 struct SplitPassTerms {
   int64_t ctas = 0, rounds = 0, k_blocks_per_cta = 0;
   double mma_kblock_us = 0, load_kblock_us = 0;
