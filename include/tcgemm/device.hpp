@@ -52,6 +52,13 @@ struct DeviceProfile {
   bool live = false;                // true when read from cudaGetDeviceProperties
 };
 
+// Peak DRAM bandwidth in GB/s from the runtime's memory clock (kHz) and bus width (bits): the bus
+// transfers twice per clock (DDR), so 2 x clock x width. HBM parts report this close to the
+// datasheet figure (H200 4814, H100 SXM 3352).
+constexpr double dram_peak_gbs(int mem_clock_khz, int bus_bits) {
+  return 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+}
+
 // The built-in table: h100-sxm, h100-pcie, h200, a100, l40s, rtx4090, b200, rtx5090.
 std::span<const DeviceProfile> builtin_device_profiles();
 // nullptr when the name is unknown.

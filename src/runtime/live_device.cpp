@@ -81,9 +81,7 @@ Result<DeviceProfile> live_device_profile(int ordinal) {
   d.smem_reserved_per_block = static_cast<int64_t>(p.reservedSharedMemPerBlock);
   d.l2_bytes = p.l2CacheSize;
   d.boost_clock_mhz = clock_khz / 1000.0;
-  // The attribute is the memory clock; the bus transfers twice per clock (DDR), so the peak is
-  // 2 x clock x width. HBM parts report this close to the datasheet figure.
-  d.mem_bandwidth_gbs = 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  d.mem_bandwidth_gbs = dram_peak_gbs(mem_clock_khz, bus_bits);
   d.live = true;
 
   if (const DeviceProfile* ref = closest_builtin(p.name, p.major, p.minor)) {

@@ -1,6 +1,7 @@
-// The 192-row tile rules gemm()'s persistent-cluster entries and explain share
-// (analysis/path_rules.hpp): where 192x192 replaces 128x256, and where 192x176 replaces 192x192
-// (same rounds, 176 filling the last one that 192 leaves part-full; bench/NOTES.md run 262).
+// The 192x176 rule gemm()'s persistent-cluster entries and explain share (analysis/path_rules.hpp):
+// where 192x176 replaces 192x192 (same rounds, 176 filling the last one that 192 leaves part-full;
+// bench/NOTES.md run 262). square_tile_wins itself is checked in test_sm90_persistent_cluster.cu's
+// host test.
 #include <gtest/gtest.h>
 
 #include "analysis/path_rules.hpp"
@@ -9,12 +10,6 @@ namespace tcgemm {
 namespace {
 
 constexpr int64_t kSms = 132;
-
-TEST(SquareRules, TheSquareTileTakes4224Cubed) {
-  EXPECT_TRUE(square_tile_wins(4224, 4224, kSms));    // 4 rounds of 192x192 against 5 of 128x256
-  EXPECT_FALSE(square_tile_wins(4096, 4096, kSms));   // 128x256 fills its rounds
-  EXPECT_FALSE(square_tile_wins(128, 8192, kSms));    // one tile row: swap and split paths
-}
 
 TEST(SquareRules, The176TileFillsTheRoundsThat192LeavesPartFull) {
   // 4224^3: 242 pair-tiles of 192x192 (4 rounds, the last 2/3 full), 264 of 192x176 (4 full).
@@ -28,8 +23,9 @@ TEST(SquareRules, The176TileFillsTheRoundsThat192LeavesPartFull) {
   // More rounds on 176 than on 192, or shapes outside the square tile's rule.
   EXPECT_FALSE(square176_wins(4127, 4563, kSms));
   EXPECT_FALSE(square176_wins(4096, 4096, kSms));
-  // Fewer SMs change the rounds: the rule follows the device's clusters.
-  EXPECT_EQ(square176_wins(4224, 4224, 114), pair_tiles(4224, 4224, 192, 176) % 57 == 0);
+  // Fewer SMs change the rounds: on 114 (57 clusters) 264 pair-tiles of 176 leave its last round
+  // part-full too, so 192x192 keeps the shape.
+  EXPECT_FALSE(square176_wins(4224, 4224, 114));
 }
 
 }  // namespace

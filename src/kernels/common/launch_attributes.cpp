@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/diag_flag.hpp"
+#include "tcgemm/device.hpp"
 
 namespace tcgemm {
 
@@ -102,7 +103,7 @@ int current_device_sm_count() { return cached_attribute(g_sm_count, cudaDevAttrM
 double current_device_mem_bandwidth_gbs() {
   const int clock_khz = cached_attribute(g_mem_clock_khz, cudaDevAttrMemoryClockRate);
   const int bus_bits = cached_attribute(g_bus_bits, cudaDevAttrGlobalMemoryBusWidth);
-  return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  return dram_peak_gbs(clock_khz, bus_bits);
 }
 
 bool device_has_pdl() { return cached_attribute(g_cc_major, cudaDevAttrComputeCapabilityMajor) >= 9; }

@@ -25,8 +25,8 @@ Result<int> resident_clusters(const void* kernel, unsigned cluster_ctas, int thr
 
 // SMs of the current device, read once per device; 0 without a device.
 int current_device_sm_count();
-// The current device's peak DRAM bandwidth in GB/s (2 x memory clock x bus width, as
-// live_device.cpp reads it), read once per device; 0 without a device.
+// The current device's peak DRAM bandwidth in GB/s (dram_peak_gbs of its attributes, as
+// live_device_profile reads it), read once per device; 0 without a device.
 double current_device_mem_bandwidth_gbs();
 // Whether the current device has programmatic dependent launch (sm_90 and newer); cached per device.
 bool device_has_pdl();
