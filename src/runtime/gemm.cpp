@@ -14,6 +14,7 @@
 
 #include "kernels/sm90/split_k.hpp"
 #include "runtime/registry.hpp"
+#include "tcgemm/tuning.hpp"
 
 namespace tcgemm {
 namespace {
@@ -94,10 +95,12 @@ Result<const KernelEntry*> scan_registry(const GemmDesc& g, int sm) {
 }
 
 // What the choice depends on: every field of the desc (with the real pointer alignments), the SM
-// version, the device (its SM count sizes the plans) and the process-wide split-K override.
+// version, the device (its SM count sizes the plans), the process-wide split-K override and the
+// tuned plans (some entries decline by their plan).
 struct ChoiceKey {
   GemmDesc g;
   int sm = 0, device = 0, forced_splits = 0;
+  uint64_t tuned = 0;
 };
 
 bool same_matrix(const MatrixDesc& x, const MatrixDesc& y) {
@@ -106,7 +109,8 @@ bool same_matrix(const MatrixDesc& x, const MatrixDesc& y) {
 
 bool same_key(const ChoiceKey& x, const ChoiceKey& y) {
   const GemmDesc &a = x.g, &b = y.g;
-  return x.sm == y.sm && x.device == y.device && x.forced_splits == y.forced_splits && a.m == b.m && a.n == b.n &&
+  return x.sm == y.sm && x.device == y.device && x.forced_splits == y.forced_splits && x.tuned == y.tuned &&
+         a.m == b.m && a.n == b.n &&
          a.k == b.k && same_matrix(a.a, b.a) && same_matrix(a.b, b.b) && same_matrix(a.c, b.c) &&
          same_matrix(a.d, b.d) && a.accumulate == b.accumulate &&
          std::bit_cast<uint32_t>(a.alpha) == std::bit_cast<uint32_t>(b.alpha) &&
@@ -120,7 +124,7 @@ bool same_key(const ChoiceKey& x, const ChoiceKey& y) {
 class ChoiceCache {
  public:
   Result<const KernelEntry*> choose(const GemmDesc& g, int sm) {
-    ChoiceKey key{g, sm, 0, forced_split_k()};
+    ChoiceKey key{g, sm, 0, forced_split_k(), tuned_split_plans_generation()};
     if (cudaGetDevice(&key.device) != cudaSuccess) {
       (void)cudaGetLastError();
       key.device = -1;

@@ -21,6 +21,7 @@ Runner add_bench(CLI::App& app);
 Runner add_profile(CLI::App& app);
 Runner add_kernels(CLI::App& app);
 Runner add_bandwidth(CLI::App& app);
+Runner add_tune(CLI::App& app);
 
 // `explain` on the default shape (4096^3 bf16, A row, B column) on the h200 profile.
 int run_default_explain();

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   add(add_kernels);
   add(add_bench);
   add(add_bandwidth);
+  add(add_tune);
 
   try {
     app.parse(argc, argv);

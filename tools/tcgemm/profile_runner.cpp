@@ -563,6 +563,10 @@ Result<ProfileRun> collect_profile(const ProfileOptions& o) {
       break;
     }
   }
+  // The per-problem overrides go back to the defaults, so an in-process caller (`tcgemm tune`)
+  // plans and runs as gemm() does after the profile.
+  set_forced_split_k(0);
+  set_pc_raster(PcRaster::heuristic, 0);
   return run;
 }
 

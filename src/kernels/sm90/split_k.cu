@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "kernels/common/splitk_reduce.hpp"
 #include "kernels/common/tile_counters.hpp"
 #include "kernels/sm90/wgmma_tma_ws.hpp"
+#include "tcgemm/tuning.hpp"
 
 namespace tcgemm {
 namespace {
@@ -215,13 +217,16 @@ SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, WsLoads lo
     GemmDesc g;
     DType input = DType::bf16;
     int sms = 0, forced = 0;
+    uint64_t tuned = 0;  // the tuned table's generation the plan was made under
     SplitKPlan plan;
   };
   thread_local Last last[4];  // by WsLoads
   Last& l = last[static_cast<int>(loads)];
   const int forced = forced_split_k();
-  if (l.valid && l.input == input && l.sms == sm_count && l.forced == forced && same_problem(l.g, g)) return l.plan;
-  l = Last{true, g, input, sm_count, forced, make_plan(g, input, sm_count, loads)};
+  const uint64_t tuned = tuned_split_plans_generation();
+  if (l.valid && l.input == input && l.sms == sm_count && l.forced == forced && l.tuned == tuned && same_problem(l.g, g))
+    return l.plan;
+  l = Last{true, g, input, sm_count, forced, tuned, make_plan(g, input, sm_count, loads)};
   return l.plan;
 }
 
@@ -250,9 +255,18 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
     allowed[total] = tiles[total].tile_m > 0 && sm90_wgmma_ws_multicast_supports(g, input, pair_variant, kPair).ok();
     ++total;
   }
+  // A tuned plan (tuning.hpp) for this problem: its tile at its split count, where the tile is a
+  // TMA candidate that supports the problem; a forced count (the profiler's) still wins.
+  std::optional<TunedSplitPlan> tuned;
+  if (loads == WsLoads::tma && forced_split_k() == 0) tuned = find_tuned_split_plan(g);
+  int tuned_tile = -1;
+  for (int i = 0; tuned && i < count; ++i)
+    if (allowed[i] && tiles[i].tile_m == tuned->tile_m && tiles[i].tile_n == tuned->tile_n) tuned_tile = i;
+  if (tuned_tile >= 0)
+    for (int i = 0; i < total; ++i) allowed[i] = i == tuned_tile;
   const SplitPassPlan p = best_split_pass(g.m, g.n, g.k, input == DType::tf32 ? 4.0 : 2.0,
                                           input == DType::tf32 ? 495e12 : 989e12, tiles, allowed, total, sm_count,
-                                          forced_split_k());
+                                          tuned_tile >= 0 ? tuned->splits : forced_split_k());
   SplitKPlan best;
   best.predicted_us = 1e30;
   if (p.tile < 0 || p.us >= 1e30) return best;
@@ -264,6 +278,7 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
   best.ctas = static_cast<int>(p.ctas);
   best.predicted_us = p.us;
   best.terms = p.terms;
+  if (tuned_tile >= 0) best.tuned_us = tuned->measured_us > 0 ? tuned->measured_us : -1;
   best.workspace_bytes = p.splits > 1 ? split_slabs_bytes(g.m, g.n, g.d.layout == Layout::row, p.splits) : 0;
   return best;
 }
@@ -284,6 +299,8 @@ void append_format(std::string& out, const char* format, Args... args) {
 std::string describe(const SplitKPlan& p) {
   if (p.predicted_us >= 1e30) return "no split-K tile supports this problem";
   std::string out;
+  if (p.tuned_us > 0) append_format(out, "tuned (measured %.1f us): ", p.tuned_us);
+  if (p.tuned_us < 0) out += "tuned: ";
   append_format(out, "tile %s%s, %d K slice%s of %d k-blocks, %d CTAs; model %.1f us", to_string(p.variant).c_str(),
                 p.mc.n > 1 ? " in 1x2 multicast pairs sharing A" : "", p.splits, p.splits == 1 ? "" : "s",
                 p.k_blocks_per_split, p.ctas, p.predicted_us);

@@ -68,6 +68,9 @@ struct SplitKPlan {
   double predicted_us = 0;    // the model's time, launch overheads included
   std::size_t workspace_bytes = 0;
   SplitPassTerms terms;       // what the model's time is made of (analysis/split_model.hpp)
+  // A tuned plan's (tcgemm/tuning.hpp): what `tcgemm tune` measured, or -1 where it gave no time;
+  // 0 where the model chose.
+  double tuned_us = 0;
 };
 // How the planned tiles load A and B: TMA (one map each), the producer's plain loads (the `_ldg`
 // tiles, 128x128 s7 and 128x64 s9, any alignment and layout, priced at the rate those loads

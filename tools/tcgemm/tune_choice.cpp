@@ -1,0 +1,54 @@
+#include "tune_choice.hpp"
+
+#include <algorithm>
+#include <regex>
+
+namespace tcgemm::cli {
+
+std::vector<std::string> split_tile_kernels(DType input) {
+  const std::string t = input == DType::f16 ? "f16" : "bf16";
+  return {"sm90_wgmma_" + t + "_128x256x64_s4_ws_splitk", "sm90_wgmma_" + t + "_128x128x64_s7_ws_splitk",
+          "sm90_wgmma_" + t + "_128x64x64_s9_ws_splitk", "sm90_wgmma_" + t + "_64x64x64_s14_ws_splitk"};
+}
+
+std::optional<TimedPlan> timed_plan(const ProfileRow& row) {
+  static const std::regex kernel(R"(^sm90_wgmma_(bf16|f16)_(\d+)x(\d+)x64_s\d+_ws_splitk$)");
+  static const std::regex slices(R"(split_k_slices=(\d+))");
+  std::smatch k, s;
+  if (row.provider != "tcgemm" || row.runtime_ms <= 0) return std::nullopt;
+  if (row.disposition != "passed" && row.disposition != "not_verified") return std::nullopt;
+  if (!std::regex_match(row.kernel, k, kernel) || !std::regex_search(row.problem, s, slices)) return std::nullopt;
+  return TimedPlan{std::stoi(k[2]), std::stoi(k[3]), std::stoi(s[1]), row.runtime_ms * 1e3};
+}
+
+bool plan_takeable(int64_t m, int64_t n, int64_t k, const TimedPlan& p, int sms) {
+  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  const int64_t k_blocks = std::max<int64_t>(1, cdiv(k, 64));
+  const int64_t used = cdiv(k_blocks, cdiv(k_blocks, std::max(p.splits, 1)));
+  if (p.tile_m == 128 && p.tile_n == 256 && used == 1) return false;
+  return cdiv(m, p.tile_m) * cdiv(n, p.tile_n) * used <= sms;
+}
+
+std::optional<TimedPlan> fastest_plan(const std::vector<ProfileRow>& rows, int64_t m, int64_t n, int64_t k, int sms) {
+  std::optional<TimedPlan> best;
+  for (const ProfileRow& r : rows)
+    if (auto p = timed_plan(r); p && plan_takeable(m, n, k, *p, sms) && (!best || p->us < best->us)) best = p;
+  return best;
+}
+
+bool worth_keeping(const TimedPlan& best, double gemm_us) { return best.us < gemm_us * (1.0 - kTuneMargin); }
+
+std::vector<TunedSplitPlan> merge_plans(std::vector<TunedSplitPlan> existing, const std::vector<TunedSplitPlan>& tuned) {
+  for (const TunedSplitPlan& t : tuned) {
+    bool replaced = false;
+    for (TunedSplitPlan& e : existing)
+      if (e.m == t.m && e.n == t.n && e.k == t.k && e.input == t.input && e.a == t.a && e.b == t.b) {
+        e = t;
+        replaced = true;
+      }
+    if (!replaced) existing.push_back(t);
+  }
+  return existing;
+}
+
+}  // namespace tcgemm::cli
