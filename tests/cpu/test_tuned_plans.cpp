@@ -148,6 +148,15 @@ TEST(TuneChoice, TakesTheFastestPlanGemmCanRun) {
   EXPECT_EQ(cli::split_tile_kernels(DType::f16)[3], "sm90_wgmma_f16_64x64x64_s14_ws_splitk");
 }
 
+TEST(TuneChoice, ExplainTimesTheModelsBestCountAndItsNeighbours) {
+  const std::vector<int> counts = {1, 2, 3, 4, 6, 8};
+  EXPECT_EQ(cli::counts_around_model_best(counts, {30, 20, 15, 16, 18, 0}), (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(cli::counts_around_model_best(counts, {10, 20, 15, 16, 18, 19}), (std::vector<int>{1, 2}));
+  // Counts gemm() cannot take (0) are never timed, not even as neighbours.
+  EXPECT_EQ(cli::counts_around_model_best(counts, {30, 20, 15, 16, 9, 0}), (std::vector<int>{4, 6}));
+  EXPECT_TRUE(cli::counts_around_model_best(counts, {0, 0, 0, 0, 0, 0}).empty());
+}
+
 TEST(TuneChoice, MergeReplacesTheSameProblemAndKeepsTheRest) {
   const TunedSplitPlan a{256, 512, 16384, DType::bf16, Layout::row, Layout::column, 128, 64, 6, 19.5};
   TunedSplitPlan b = a;

@@ -87,7 +87,7 @@ int run_tune(const TuneFlags& f) {
 
   std::vector<TunedSplitPlan> tuned;
   std::ostringstream table;
-  table << std::left << std::setw(46) << "problem" << std::setw(16) << "gemm() plan" << std::right << std::setw(9)
+  table << std::left << std::setw(60) << "problem" << " " << std::setw(16) << "gemm() plan" << std::right << std::setw(9)
         << "us" << std::setw(9) << "cuBLAS" << "  " << std::left << std::setw(14) << "fastest" << std::right
         << std::setw(9) << "us" << std::setw(8) << "gain" << "  kept\n";
   for (const ProfileProblem& p : problems) {
@@ -100,7 +100,7 @@ int run_tune(const TuneFlags& f) {
     }
     const std::string picked(*pick);
     if ((input != DType::bf16 && input != DType::f16) || picked.find("_128xN_ws_splitk") == std::string::npos) {
-      table << std::left << std::setw(46) << name << "gemm() runs " << picked << ": not the split planner's, not tuned\n";
+      table << std::left << std::setw(60) << name << " gemm() runs " << picked << ": not the split planner's, not tuned\n";
       continue;
     }
     std::cerr << "tune: " << name << "\n";
@@ -125,7 +125,7 @@ int run_tune(const TuneFlags& f) {
     const double gemm_us = runtime_us(*base, "tcgemm"), cublas_us = runtime_us(*base, "cublas");
     const SplitKPlan model = plan_split_k(p.desc, input, current_sm_count());
     const std::optional<TimedPlan> best = fastest_plan(sweep->rows, p.desc.m, p.desc.n, p.desc.k, current_sm_count());
-    table << std::left << std::setw(46) << name << std::setw(16) << plan_text(model) << std::right << std::fixed
+    table << std::left << std::setw(60) << name << " " << std::setw(16) << plan_text(model) << std::right << std::fixed
           << std::setprecision(1) << std::setw(9) << gemm_us << std::setw(9) << cublas_us << "  ";
     if (!best || gemm_us <= 0) {
       table << "no plan timed\n";

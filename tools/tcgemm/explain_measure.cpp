@@ -7,8 +7,10 @@
 #include <tuple>
 
 #include "analysis/family_peak.hpp"
+#include "explain_split_plans.hpp"
 #include "profile_runner.hpp"
 #include "runtime/registry.hpp"
+#include "tcgemm/gemm.hpp"
 
 namespace tcgemm::cli {
 namespace {
@@ -56,6 +58,8 @@ int measure_paths(const ShapeReport& r, bool as_json, nlohmann::json& json, std:
 
   nlohmann::json rows = nlohmann::json::array();
   std::string fastest;
+  double gemm_us = 0;  // gemm()'s pick, for the split-plan table
+  const Result<std::string_view> picked = pick_kernel(r.desc);
   double fastest_ms = 0;
   char buf[512];
   if (!as_json) {
@@ -68,6 +72,7 @@ int measure_paths(const ShapeReport& r, bool as_json, nlohmann::json& json, std:
     const KernelEntry* k = row.provider == "tcgemm" ? find_kernel(row.kernel) : nullptr;
     const double pred = k ? predicted_us(r, *k) : 0.0;
     const double meas = row.runtime_ms * 1e3;
+    if (k && picked.ok() && row.kernel == *picked) gemm_us = meas;
     const bool usable = row.runtime_ms > 0 && (row.disposition == "passed" || row.disposition == "not_verified");
     if (k && usable && (fastest.empty() || row.runtime_ms < fastest_ms)) {
       fastest = row.kernel;
@@ -98,7 +103,7 @@ int measure_paths(const ShapeReport& r, bool as_json, nlohmann::json& json, std:
     os << "  fastest measured tcgemm path: " << (fastest.empty() ? "(none passed)" : fastest)
        << "; explain's top advice: " << top << "\n";
   }
-  return 0;
+  return measure_split_plans(r, gemm_us, as_json, json, os);
 }
 
 }  // namespace tcgemm::cli

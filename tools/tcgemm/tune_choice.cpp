@@ -36,6 +36,17 @@ std::optional<TimedPlan> fastest_plan(const std::vector<ProfileRow>& rows, int64
   return best;
 }
 
+std::vector<int> counts_around_model_best(const std::vector<int>& counts, const std::vector<double>& model_us) {
+  int best = -1;
+  for (std::size_t i = 0; i < counts.size() && i < model_us.size(); ++i)
+    if (model_us[i] > 0 && (best < 0 || model_us[i] < model_us[static_cast<std::size_t>(best)])) best = static_cast<int>(i);
+  std::vector<int> out;
+  for (int i = best - 1; best >= 0 && i <= best + 1; ++i)
+    if (i >= 0 && i < static_cast<int>(counts.size()) && model_us[static_cast<std::size_t>(i)] > 0)
+      out.push_back(counts[static_cast<std::size_t>(i)]);
+  return out;
+}
+
 bool worth_keeping(const TimedPlan& best, double gemm_us) { return best.us < gemm_us * (1.0 - kTuneMargin); }
 
 std::vector<TunedSplitPlan> merge_plans(std::vector<TunedSplitPlan> existing, const std::vector<TunedSplitPlan>& tuned) {

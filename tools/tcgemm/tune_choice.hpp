@@ -29,6 +29,11 @@ bool plan_takeable(int64_t m, int64_t n, int64_t k, const TimedPlan& p, int sms)
 // The fastest timed plan of the rows that gemm() can take.
 std::optional<TimedPlan> fastest_plan(const std::vector<ProfileRow>& rows, int64_t m, int64_t n, int64_t k, int sms);
 
+// The split counts `explain --measure` times on one tile: the one of `counts` the model prices
+// lowest (model_us, same order; 0 or less: not a plan gemm() can take) and its takeable neighbours
+// in the list. Empty where none is takeable.
+std::vector<int> counts_around_model_best(const std::vector<int>& counts, const std::vector<double>& model_us);
+
 // A tuned plan is kept only where it beats gemm()'s by more than this: closer than that, one
 // timing window's noise decides (bench/NOTES.md: ~1-2% between identical kernels in one process).
 inline constexpr double kTuneMargin = 0.03;
