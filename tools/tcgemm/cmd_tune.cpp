@@ -142,32 +142,33 @@ int run_tune(const TuneFlags& f) {
   }
   std::cout << table.str();
 
-  const std::vector<TunedSplitPlan> all = merge_plans(existing, tuned);
-  {
-    std::ofstream out(f.output);
-    out << "# tcgemm tune: m n k A B TILE splits measured_us (TCGEMM_TUNED_PLANS=<this file>)\n";
-    for (const TunedSplitPlan& p : all) out << format_tuned_split_plan(p) << "\n";
-    if (!out) return usage_error("--output: cannot write '" + f.output + "'");
-  }
-  std::cout << tuned.size() << " plan(s) tuned, " << all.size() << " in " << f.output << "\n";
-  if (tuned.empty()) return 0;
-
-  // The check: gemm() with the new plans, verified against the device reference, beside cuBLAS.
-  for (const TunedSplitPlan& t : tuned)
-    if (Status s = add_tuned_split_plan(t); !s.ok()) return usage_error(s.message());
-  std::vector<ProfileProblem> check;
-  for (const ProfileProblem& p : problems)
+  // The check before anything is written: gemm() with the new plans, verified against the device
+  // reference, beside cuBLAS. A plan whose result fails is not kept.
+  if (!tuned.empty()) {
     for (const TunedSplitPlan& t : tuned)
-      if (p.desc.m == t.m && p.desc.n == t.n && p.desc.k == t.k && p.desc.a.dtype == t.input) check.push_back(p);
-  Result<ProfileRun> after = time_rows(check, "", true, true, 2 * f.duration_ms);
-  if (!after.ok()) {
-    std::cerr << "tcgemm: error: " << after.status().message() << "\n";
-    return 1;
+      if (Status s = add_tuned_split_plan(t); !s.ok()) return usage_error(s.message());
+    std::vector<ProfileProblem> check;
+    for (const ProfileProblem& p : problems)
+      if (std::optional<TunedSplitPlan> t = find_tuned_split_plan(p.desc); t) check.push_back(p);
+    Result<ProfileRun> after = time_rows(check, "", true, true, 2 * f.duration_ms);
+    if (!after.ok()) {
+      std::cerr << "tcgemm: error: " << after.status().message() << "\n";
+      return 1;
+    }
+    std::cout << "\ngemm() with the tuned plans (verified):\n";
+    print_table(std::cout, after->rows);
+    for (const ProfileRow& r : after->rows)
+      if (r.disposition == "failed" || r.disposition == "error") {
+        std::cerr << "tcgemm: error: " << r.problem << " failed with its tuned plan; " << f.output << " not written\n";
+        return 1;
+      }
   }
-  std::cout << "\ngemm() with the tuned plans (verified):\n";
-  print_table(std::cout, after->rows);
-  for (const ProfileRow& r : after->rows)
-    if (r.disposition == "failed" || r.disposition == "error") return 1;
+  const std::vector<TunedSplitPlan> all = merge_plans(existing, tuned);
+  std::ofstream out(f.output);
+  out << "# tcgemm tune: m n k A B TILE splits measured_us (TCGEMM_TUNED_PLANS=<this file>)\n";
+  for (const TunedSplitPlan& p : all) out << format_tuned_split_plan(p) << "\n";
+  if (!out) return usage_error("--output: cannot write '" + f.output + "'");
+  std::cout << tuned.size() << " plan(s) tuned, " << all.size() << " in " << f.output << "\n";
   return 0;
 }
 
