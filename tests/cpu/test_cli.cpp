@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -60,6 +61,21 @@ TEST(Cli, BadBandwidthInput) {
   expect_usage_error("bandwidth --grids=0", "--grids");
   expect_usage_error("bandwidth --iterations=1", "--iterations must be >= 3");
   expect_usage_error("bandwidth --bytes=lots", "--bytes");
+}
+
+TEST(Cli, BadTuneInput) {
+  expect_usage_error("tune --splits=0", "--splits");
+  expect_usage_error("tune --splits=4,65", "--splits: at most 64");
+  expect_usage_error("tune --m=0", "--m must be >= 1");
+  expect_usage_error("tune --suite=/nonexistent/suite.txt", "--suite: cannot read");
+  const std::string plans = ::testing::TempDir() + "tcgemm_cli_tune_plans.txt";
+  {
+    std::ofstream out(plans);
+    out << "256 512 16384 bf16:row bf16:column 128x96 6 19.5\n";
+  }
+  // An existing plans file is merged into, so a bad one stops the run before anything is timed.
+  expect_usage_error("tune --output=" + plans, "line 1: tile must be");
+  std::remove(plans.c_str());
 }
 
 TEST(Cli, BandwidthSaysItNeedsAGpuOrPrintsItsTable) {
