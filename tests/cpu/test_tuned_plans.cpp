@@ -146,6 +146,7 @@ TEST(TuneChoice, TakesTheFastestPlanGemmCanRun) {
   EXPECT_TRUE(cli::plan_takeable(256, 512, 100, {128, 128, 16, 1.0}, 132));
   EXPECT_FALSE(cli::plan_takeable(256, 512, 100, {128, 256, 16, 1.0}, 4)) << "4 tiles x 2 splits on 4 SMs";
   EXPECT_EQ(cli::split_tile_kernels(DType::f16)[3], "sm90_wgmma_f16_64x64x64_s14_ws_splitk");
+  EXPECT_EQ(cli::plan_label(best->tile_m, best->tile_n, best->splits), "128x64 x6");
 }
 
 TEST(TuneChoice, ExplainTimesTheModelsBestCountAndItsNeighbours) {

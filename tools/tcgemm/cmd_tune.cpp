@@ -49,9 +49,7 @@ double runtime_us(const ProfileRun& run, const std::string& provider) {
 }
 
 std::string plan_text(const SplitKPlan& p) {
-  std::ostringstream os;
-  os << 64 * p.variant.consumers << "x" << p.variant.tile_n << " x" << p.splits << (p.mc.n > 1 ? " pair" : "");
-  return os.str();
+  return plan_label(64 * p.variant.consumers, p.variant.tile_n, p.splits) + (p.mc.n > 1 ? " pair" : "");
 }
 
 int run_tune(const TuneFlags& f) {
@@ -131,10 +129,8 @@ int run_tune(const TuneFlags& f) {
       table << "no plan timed\n";
       continue;
     }
-    std::ostringstream fastest;
-    fastest << best->tile_m << "x" << best->tile_n << " x" << best->splits;
     const bool keep = worth_keeping(*best, gemm_us);
-    table << std::left << std::setw(14) << fastest.str() << std::right << std::setw(9) << best->us << std::setw(7)
+    table << std::left << std::setw(14) << plan_label(best->tile_m, best->tile_n, best->splits) << std::right << std::setw(9) << best->us << std::setw(7)
           << std::setprecision(2) << gemm_us / best->us << "x  " << (keep ? "yes" : "no (within the margin)") << "\n";
     if (keep)
       tuned.push_back(TunedSplitPlan{p.desc.m, p.desc.n, p.desc.k, input, p.desc.a.layout, p.desc.b.layout, best->tile_m,

@@ -64,13 +64,10 @@ int measure_split_plans(const ShapeReport& r, double gemm_us, bool as_json, nloh
   for (const Point& p : points)
     if (fastest == nullptr || p.plan.us < fastest->plan.us) fastest = &p;
 
-  char gemm_plan[64];
-  std::snprintf(gemm_plan, sizeof gemm_plan, "%dx%d x%d%s", 64 * plan.variant.consumers, plan.variant.tile_n, plan.splits,
-                plan.tuned_us != 0 ? " (tuned)" : "");
-  char fastest_plan_text[64] = "";
-  if (fastest != nullptr)
-    std::snprintf(fastest_plan_text, sizeof fastest_plan_text, "%dx%d x%d", fastest->plan.tile_m, fastest->plan.tile_n,
-                  fastest->plan.splits);
+  const std::string gemm_plan =
+      plan_label(64 * plan.variant.consumers, plan.variant.tile_n, plan.splits) + (plan.tuned_us != 0 ? " (tuned)" : "");
+  const std::string fastest_plan_text =
+      fastest != nullptr ? plan_label(fastest->plan.tile_m, fastest->plan.tile_n, fastest->plan.splits) : std::string();
   const bool keep = fastest != nullptr && gemm_us > 0 && worth_keeping(fastest->plan, gemm_us);
   if (as_json) {
     nlohmann::json rows = nlohmann::json::array();
@@ -96,7 +93,7 @@ int measure_split_plans(const ShapeReport& r, double gemm_us, bool as_json, nloh
     os << buf;
   }
   if (fastest == nullptr) return 0;
-  std::snprintf(buf, sizeof buf, "  fastest split plan: %s, %.1f us against gemm()'s %.1f us", fastest_plan_text,
+  std::snprintf(buf, sizeof buf, "  fastest split plan: %s, %.1f us against gemm()'s %.1f us", fastest_plan_text.c_str(),
                 fastest->plan.us, gemm_us);
   os << buf;
   if (keep)

@@ -21,6 +21,10 @@ std::optional<TimedPlan> timed_plan(const ProfileRow& row) {
   return TimedPlan{std::stoi(k[2]), std::stoi(k[3]), std::stoi(s[1]), row.runtime_ms * 1e3};
 }
 
+std::string plan_label(int tile_m, int tile_n, int splits) {
+  return std::to_string(tile_m) + "x" + std::to_string(tile_n) + " x" + std::to_string(splits);
+}
+
 bool plan_takeable(int64_t m, int64_t n, int64_t k, const TimedPlan& p, int sms) {
   auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   const int64_t k_blocks = std::max<int64_t>(1, cdiv(k, 64));

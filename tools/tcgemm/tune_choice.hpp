@@ -22,6 +22,8 @@ struct TimedPlan {
   double us = 0;
 };
 std::optional<TimedPlan> timed_plan(const ProfileRow& row);
+// "128x64 x6": a plan as the tables print it.
+std::string plan_label(int tile_m, int tile_n, int splits);
 // Whether gemm()'s planned entry can run the plan on m x n x k with `sms` SMs: one round of CTAs
 // (ceil(m/tile_m) x ceil(n/tile_n) x the splits K allows), and not the 128x256 tile unsplit, which
 // the persistent kernels serve (sm90_planned_fits).
