@@ -14,8 +14,9 @@ struct CliRun {
   std::string out;  // stdout and stderr together
 };
 
-CliRun run_cli(const std::string& args) {
-  const std::string cmd = std::string(TCGEMM_CLI_PATH) + " " + args + " 2>&1";
+// env: "NAME=value" assignments for the command (the shell reads them), or empty.
+CliRun run_cli(const std::string& args, const std::string& env = "") {
+  const std::string cmd = env + (env.empty() ? "" : " ") + std::string(TCGEMM_CLI_PATH) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   CliRun r{-1, {}};
   if (!p) return r;
@@ -75,6 +76,23 @@ TEST(Cli, BadTuneInput) {
   }
   // An existing plans file is merged into, so a bad one stops the run before anything is timed.
   expect_usage_error("tune --output=" + plans, "line 1: tile must be");
+  std::remove(plans.c_str());
+}
+
+TEST(Cli, ExplainPointsAtTuneForTheSplitPlannersPickAndShowsATunedPlan) {
+  const CliRun model = run_cli("explain --m=256 --n=512 --k=16384 --device=h200");
+  EXPECT_EQ(model.code, 0) << model.out;
+  EXPECT_NE(model.out.find("its plan: tile "), std::string::npos) << model.out;
+  EXPECT_NE(model.out.find("`tcgemm tune --m=256 --n=512 --k=16384` keeps the fastest"), std::string::npos) << model.out;
+  const std::string plans = ::testing::TempDir() + "tcgemm_cli_explain_plans.txt";
+  {
+    std::ofstream out(plans);
+    out << "256 512 16384 bf16:row bf16:column 128x64 6 19.5\n";
+  }
+  const CliRun tuned = run_cli("explain --m=256 --n=512 --k=16384 --device=h200", "TCGEMM_TUNED_PLANS=" + plans);
+  EXPECT_NE(tuned.out.find("its plan: tuned (measured 19.5 us): tile 128x64 s9, 6 K slices"), std::string::npos)
+      << tuned.out;
+  EXPECT_EQ(tuned.out.find("tcgemm tune --m="), std::string::npos) << tuned.out;
   std::remove(plans.c_str());
 }
 
