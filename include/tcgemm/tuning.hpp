@@ -34,6 +34,10 @@ Status validate(const TunedSplitPlan& p);
 // Errors name the line and the field.
 Result<std::vector<TunedSplitPlan>> parse_tuned_split_plans(std::string_view text);
 std::string format_tuned_split_plan(const TunedSplitPlan& p);  // one line, no newline
+// A plans file parsed; errors name the file, then the line and field.
+Result<std::vector<TunedSplitPlan>> read_tuned_split_plans(const std::string& path);
+// Whether two plans are for the same problem (sizes, input, A/B layouts): a table holds one each.
+bool same_tuned_problem(const TunedSplitPlan& x, const TunedSplitPlan& y);
 
 // The process-wide table gemm() reads. load replaces it with a file's plans (nothing changes on an
 // error); add validates one plan and replaces any for the same problem; clear empties it.

@@ -1,3 +1,4 @@
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -13,10 +14,6 @@ bool known_tile(int tm, int tn) {
   return (tm == 128 && (tn == 256 || tn == 128 || tn == 64)) || (tm == 64 && tn == 64);
 }
 
-bool same_problem(const TunedSplitPlan& x, const TunedSplitPlan& y) {
-  return x.m == y.m && x.n == y.n && x.k == y.k && x.input == y.input && x.a == y.a && x.b == y.b;
-}
-
 // "bf16:row" -> dtype and layout.
 bool parse_operand(const std::string& s, DType& dtype, Layout& layout) {
   const auto colon = s.find(':');
@@ -29,65 +26,62 @@ bool parse_operand(const std::string& s, DType& dtype, Layout& layout) {
   return true;
 }
 
+// The plans behind a mutex; the generation is an atomic so that gemm()'s caches can read it on
+// every call without taking the lock.
 class Table {
  public:
   std::optional<TunedSplitPlan> find(const TunedSplitPlan& key) {
-    std::lock_guard<std::mutex> lock(mutex_);
     load_environment_once();
+    std::lock_guard<std::mutex> lock(mutex_);
     for (const TunedSplitPlan& p : plans_)
-      if (same_problem(p, key)) return p;
+      if (same_tuned_problem(p, key)) return p;
     return std::nullopt;
   }
   void replace(std::vector<TunedSplitPlan> plans) {
+    std::call_once(env_once_, [] {});  // an explicit table wins over the environment's
     std::lock_guard<std::mutex> lock(mutex_);
-    env_read_ = true;  // an explicit table wins over the environment's
     plans_ = std::move(plans);
-    ++generation_;
+    generation_.fetch_add(1, std::memory_order_release);
   }
   void add(const TunedSplitPlan& p) {
-    std::lock_guard<std::mutex> lock(mutex_);
     load_environment_once();
+    std::lock_guard<std::mutex> lock(mutex_);
+    bool replaced = false;
     for (TunedSplitPlan& q : plans_)
-      if (same_problem(q, p)) {
+      if (same_tuned_problem(q, p)) {
         q = p;
-        ++generation_;
-        return;
+        replaced = true;
       }
-    plans_.push_back(p);
-    ++generation_;
+    if (!replaced) plans_.push_back(p);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   uint64_t generation() {
-    std::lock_guard<std::mutex> lock(mutex_);
     load_environment_once();
-    return generation_;
+    return generation_.load(std::memory_order_acquire);
   }
 
  private:
   // TCGEMM_TUNED_PLANS names a file to load at first use; a file that does not parse is reported
   // once on stderr and ignored (gemm() has no other channel for it, and must not fail a GEMM for it).
   void load_environment_once() {
-    if (env_read_) return;
-    env_read_ = true;
-    const char* path = std::getenv("TCGEMM_TUNED_PLANS");
-    if (path == nullptr || *path == '\0') return;
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    Result<std::vector<TunedSplitPlan>> r =
-        in ? parse_tuned_split_plans(text.str())
-           : Result<std::vector<TunedSplitPlan>>(Status::invalid(std::string("cannot read ") + path));
-    if (!r.ok()) {
-      std::fprintf(stderr, "tcgemm: TCGEMM_TUNED_PLANS ignored: %s\n", r.status().message().c_str());
-      return;
-    }
-    plans_ = std::move(r).value();
-    ++generation_;
+    std::call_once(env_once_, [this] {
+      const char* path = std::getenv("TCGEMM_TUNED_PLANS");
+      if (path == nullptr || *path == '\0') return;
+      Result<std::vector<TunedSplitPlan>> r = read_tuned_split_plans(path);
+      if (!r.ok()) {
+        std::fprintf(stderr, "tcgemm: TCGEMM_TUNED_PLANS ignored: %s\n", r.status().message().c_str());
+        return;
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      plans_ = std::move(r).value();
+      generation_.fetch_add(1, std::memory_order_release);
+    });
   }
 
+  std::once_flag env_once_;
   std::mutex mutex_;
-  bool env_read_ = false;
   std::vector<TunedSplitPlan> plans_;
-  uint64_t generation_ = 1;
+  std::atomic<uint64_t> generation_{1};
 };
 
 Table& table() {
@@ -134,7 +128,7 @@ Result<std::vector<TunedSplitPlan>> parse_tuned_split_plans(std::string_view tex
     p.tile_n = std::atoi(tile.substr(x + 1).c_str());
     if (Status s = validate(p); !s.ok()) return Status::invalid(where + s.message());
     for (TunedSplitPlan& q : out)
-      if (same_problem(q, p)) return Status::invalid(where + "a second plan for the same problem");
+      if (same_tuned_problem(q, p)) return Status::invalid(where + "a second plan for the same problem");
     out.push_back(p);
   }
   return out;
@@ -150,13 +144,23 @@ std::string format_tuned_split_plan(const TunedSplitPlan& p) {
   return os.str();
 }
 
-Status load_tuned_split_plans(const std::string& path) {
+bool same_tuned_problem(const TunedSplitPlan& x, const TunedSplitPlan& y) {
+  return x.m == y.m && x.n == y.n && x.k == y.k && x.input == y.input && x.a == y.a && x.b == y.b;
+}
+
+Result<std::vector<TunedSplitPlan>> read_tuned_split_plans(const std::string& path) {
   std::ifstream in(path);
   if (!in) return Status::invalid("cannot read tuned plans from '" + path + "'");
   std::stringstream text;
   text << in.rdbuf();
   Result<std::vector<TunedSplitPlan>> r = parse_tuned_split_plans(text.str());
   if (!r.ok()) return Status::invalid(path + ": " + r.status().message());
+  return r;
+}
+
+Status load_tuned_split_plans(const std::string& path) {
+  Result<std::vector<TunedSplitPlan>> r = read_tuned_split_plans(path);
+  if (!r.ok()) return r.status();
   table().replace(std::move(r).value());
   return Status::success();
 }

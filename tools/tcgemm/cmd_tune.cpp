@@ -73,11 +73,9 @@ int run_tune(const TuneFlags& f) {
     if (s > 64) return usage_error("--splits: at most 64 (got " + std::to_string(s) + ")");
 
   std::vector<TunedSplitPlan> existing;
-  if (std::ifstream in(f.output); in) {
-    std::stringstream text;
-    text << in.rdbuf();
-    Result<std::vector<TunedSplitPlan>> r = parse_tuned_split_plans(text.str());
-    if (!r.ok()) return usage_error(f.output + ": " + r.status().message());
+  if (std::ifstream(f.output)) {  // an existing plans file is merged into
+    Result<std::vector<TunedSplitPlan>> r = read_tuned_split_plans(f.output);
+    if (!r.ok()) return usage_error(r.status().message());
     existing = *r;
   }
   // gemm()'s own plans are the baseline: no tuned plan may stand in for them while timing.

@@ -57,7 +57,7 @@ std::vector<TunedSplitPlan> merge_plans(std::vector<TunedSplitPlan> existing, co
   for (const TunedSplitPlan& t : tuned) {
     bool replaced = false;
     for (TunedSplitPlan& e : existing)
-      if (e.m == t.m && e.n == t.n && e.k == t.k && e.input == t.input && e.a == t.a && e.b == t.b) {
+      if (same_tuned_problem(e, t)) {
         e = t;
         replaced = true;
       }
