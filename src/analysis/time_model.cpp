@@ -37,9 +37,8 @@ constexpr double kL2OverDram = 2.0;
 // 192x192's 230.8-234.3 (run 262) -> the same 0.98.
 double wgmma_tile_efficiency(const TileConfig& t) {
   if (t.family != MmaFamily::wgmma) return 1.0;
-  if (t.tile_m >= 192 && t.tile_n >= 176) return 0.98;
+  if (t.tile_m >= 192 && t.tile_n >= 176) return 0.98;  // 192x192 included
   const int lo = std::min(t.tile_m, t.tile_n), hi = std::max(t.tile_m, t.tile_n);
-  if (lo >= 192) return 0.98;
   if (lo >= 128) return hi >= 256 ? 1.0 : 0.89;
   if (lo >= 64) return 0.64;
   return 0.4;
