@@ -4,13 +4,15 @@ sweeps: for each shape, the measured time of the plan the model ranks first over
 plan, and the same for refits of chosen constants, in-sample and leave-one-shape-out.
 
   python3 bench/split_model_cv.py bench/results/2026-12-07_h100_profile_split_sweeps_21_shapes_run265.csv \
-      [--free p,per_split] [--cv]
+      [--free p,per_split] [--cv] [--rel]
 
 Needs numpy and scipy (pip install numpy scipy). The mirror is the model's pass only: the 4 split
 tiles, splits from the sweep (not every count the planner searches), a 2% margin for a later tile or
 more splits. Extra terms a refit may turn on: p (a soft max of the CTA, DRAM and L2 terms instead of
-max), per_split (us a split), chip (a whole-chip MMA rate, fraction of peak). bench/NOTES.md,
-session 47, has what they gave.
+max), per_split (us a split), chip (a whole-chip MMA rate, fraction of peak), c256/c128/c64/c6464
+(that rate per tile). --rel fits the errors within each shape only (the ranking, not the level).
+bench/NOTES.md, sessions 47 and 48, has what they gave; split_model_rank_search.py searches for the
+best ranking directly.
 """
 import argparse, collections, csv, math, re, sys
 
@@ -21,7 +23,8 @@ def cdiv(a, b):
 
 # The model's constants as split_model.cpp has them; efficiencies from split_tile_efficiency().
 BASE = dict(e256=0.68, e128=0.62, e64=0.55, e6464=0.55, sm_l2=90, l2=9.5, dram=3.6, slab=3.2,
-            launch=2.0, rlaunch=2.0, per_split=0.0, p=0.0, chip=0.0)
+            launch=2.0, rlaunch=2.0, per_split=0.0, p=0.0, chip=0.0,
+            c256=0.0, c128=0.0, c64=0.0, c6464=0.0)
 TILES = [(128, 256), (128, 128), (128, 64), (64, 64)]  # the planner's candidate order
 
 
@@ -39,6 +42,9 @@ def predict(d, P, sms=132, peak=989e12, eb=2.0):
              ctas * per * (tm + tn) * 64 * eb / (P['l2'] * 1e12) * 1e6]
     if P['chip'] > 0:
         terms.append(ctas * per * 2 * tm * tn * 64 / (peak * P['chip']) * 1e6)
+    chip_t = P['c6464'] if tm == 64 else P['c256'] if tn >= 256 else P['c128'] if tn >= 128 else P['c64']
+    if chip_t > 0:  # the chip's saturating rate for this tile, a fraction of the peak
+        terms.append(ctas * per * 2 * tm * tn * 64 / (peak * chip_t) * 1e6)
     mx = max(terms)
     t = mx * sum((x / mx) ** P['p'] for x in terms) ** (1 / P['p']) if P['p'] > 0 else mx
     t += P['launch']
@@ -89,19 +95,26 @@ def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs))
 
 
-def fit(data, free, band=1.5):
+def fit(data, free, band=1.5, rel=False):
     """Refit the named constants: rms log error over the plans within `band` of each shape's best."""
     from scipy.optimize import minimize
     near = [d for ds in by_shape(data).values() for d in ds if d['us'] <= band * min(x['us'] for x in ds)]
     start = dict(BASE, p=4.0 if 'p' in free else 0.0, per_split=0.2 if 'per_split' in free else 0.0,
-                 chip=0.55 if 'chip' in free else 0.0)
+                 chip=0.55 if 'chip' in free else 0.0,
+                 **{c: 0.5 for c in ('c256', 'c128', 'c64', 'c6464') if c in free})
 
     def params(x):
         return dict(start, **{name: math.exp(v) for name, v in zip(free, x)})
 
     def cost(x):
         P = params(x)
-        err = math.sqrt(sum(math.log(predict(d, P) / d['us']) ** 2 for d in near) / len(near))
+        if rel:  # within-shape errors only: the ranking, not the absolute level
+            errs = collections.defaultdict(list)
+            for d in near:
+                errs[(d['m'], d['n'], d['k'])].append(math.log(predict(d, P) / d['us']))
+            err = math.sqrt(sum((e - sum(es) / len(es)) ** 2 for es in errs.values() for e in es) / len(near))
+        else:
+            err = math.sqrt(sum(math.log(predict(d, P) / d['us']) ** 2 for d in near) / len(near))
         return err + sum(100 * max(0.0, P[e] - 0.95) ** 2 for e in ('e256', 'e128', 'e64', 'e6464'))
 
     r = minimize(cost, [math.log(start[n]) for n in free], method='Powell',
@@ -114,6 +127,7 @@ def main():
     ap.add_argument('csv')
     ap.add_argument('--free', default='', help='constants to refit, comma-separated (e.g. p,per_split)')
     ap.add_argument('--cv', action='store_true', help='also leave one shape out at a time')
+    ap.add_argument('--rel', action='store_true', help='fit within-shape errors only (the ranking)')
     a = ap.parse_args()
     data = load(a.csv)
     base = pick_losses(BASE, data, verbose=True)
@@ -121,7 +135,7 @@ def main():
     if not a.free:
         return
     free = a.free.split(',')
-    P = fit(data, free)
+    P = fit(data, free, rel=a.rel)
     print('refit', {n: round(P[n], 3) for n in free})
     ins = pick_losses(P, data, verbose=True)
     print('in-sample: geomean %.3f, worst %.3f' % (geomean(ins.values()), max(ins.values())))
@@ -130,7 +144,7 @@ def main():
         for shape in by_shape(data):
             train = [d for d in data if (d['m'], d['n'], d['k']) != shape]
             test = [d for d in data if (d['m'], d['n'], d['k']) == shape]
-            held[shape] = pick_losses(fit(train, free), test)[shape]
+            held[shape] = pick_losses(fit(train, free, rel=a.rel), test)[shape]
             print('held out %-18s %.3f (model as built %.3f)' % ('x'.join(map(str, shape)), held[shape], base[shape]), flush=True)
         print('leave-one-shape-out: geomean %.3f, worst %.3f' % (geomean(held.values()), max(held.values())))
 
