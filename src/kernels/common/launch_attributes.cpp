@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -23,6 +24,16 @@ Status allow_dynamic_smem(const void* kernel, int bytes) {
   std::lock_guard<std::mutex> lock(mutex);
   int& have = granted[{device, kernel}];
   if (have >= bytes) return Status::success();
+  // Diagnosis (session 48, run 272): TCGEMM_DIAG_CLUSTER_POLICY=1 (spread) or 2 (load balancing)
+  // sets the cluster scheduling policy of every kernel that passes here, to see whether where the
+  // pairs land decides the L2 request coalescer's merges. Unset: the driver's default.
+  static const int policy = [] {
+    const char* e = std::getenv("TCGEMM_DIAG_CLUSTER_POLICY");
+    return e != nullptr && (*e == '1' || *e == '2') ? *e - '0' : 0;
+  }();
+  if (policy != 0 && have == 0)
+    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeClusterSchedulingPolicyPreference, policy); e != cudaSuccess)
+      return Status(StatusCode::cuda_error, std::string("cudaFuncSetAttribute(cluster scheduling policy): ") + cudaGetErrorString(e));
   if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes); e != cudaSuccess)
     return Status(StatusCode::cuda_error, "cudaFuncSetAttribute(max dynamic smem " + std::to_string(bytes) +
                                               "): " + cudaGetErrorString(e));
