@@ -38,6 +38,8 @@ std::string format_tuned_split_plan(const TunedSplitPlan& p);  // one line, no n
 Result<std::vector<TunedSplitPlan>> read_tuned_split_plans(const std::string& path);
 // Whether two plans are for the same problem (sizes, input, A/B layouts): a table holds one each.
 bool same_tuned_problem(const TunedSplitPlan& x, const TunedSplitPlan& y);
+// `p` in place of the plan in `plans` for the same problem, or appended where there is none.
+void put_tuned_split_plan(std::vector<TunedSplitPlan>& plans, const TunedSplitPlan& p);
 
 // The process-wide table gemm() reads. load replaces it with a file's plans (nothing changes on an
 // error); add validates one plan and replaces any for the same problem; clear empties it.

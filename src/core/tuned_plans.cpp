@@ -46,13 +46,7 @@ class Table {
   void add(const TunedSplitPlan& p) {
     load_environment_once();
     std::lock_guard<std::mutex> lock(mutex_);
-    bool replaced = false;
-    for (TunedSplitPlan& q : plans_)
-      if (same_tuned_problem(q, p)) {
-        q = p;
-        replaced = true;
-      }
-    if (!replaced) plans_.push_back(p);
+    put_tuned_split_plan(plans_, p);
     generation_.fetch_add(1, std::memory_order_release);
   }
   uint64_t generation() {
@@ -146,6 +140,16 @@ std::string format_tuned_split_plan(const TunedSplitPlan& p) {
 
 bool same_tuned_problem(const TunedSplitPlan& x, const TunedSplitPlan& y) {
   return x.m == y.m && x.n == y.n && x.k == y.k && x.input == y.input && x.a == y.a && x.b == y.b;
+}
+
+void put_tuned_split_plan(std::vector<TunedSplitPlan>& plans, const TunedSplitPlan& p) {
+  bool replaced = false;
+  for (TunedSplitPlan& q : plans)
+    if (same_tuned_problem(q, p)) {
+      q = p;
+      replaced = true;
+    }
+  if (!replaced) plans.push_back(p);
 }
 
 Result<std::vector<TunedSplitPlan>> read_tuned_split_plans(const std::string& path) {

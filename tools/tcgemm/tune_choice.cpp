@@ -54,15 +54,7 @@ std::vector<int> counts_around_model_best(const std::vector<int>& counts, const 
 bool worth_keeping(const TimedPlan& best, double gemm_us) { return best.us < gemm_us * (1.0 - kTuneMargin); }
 
 std::vector<TunedSplitPlan> merge_plans(std::vector<TunedSplitPlan> existing, const std::vector<TunedSplitPlan>& tuned) {
-  for (const TunedSplitPlan& t : tuned) {
-    bool replaced = false;
-    for (TunedSplitPlan& e : existing)
-      if (same_tuned_problem(e, t)) {
-        e = t;
-        replaced = true;
-      }
-    if (!replaced) existing.push_back(t);
-  }
+  for (const TunedSplitPlan& t : tuned) put_tuned_split_plan(existing, t);
   return existing;
 }
 
