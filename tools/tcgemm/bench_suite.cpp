@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -46,6 +47,14 @@ Result<std::vector<ProfileProblem>> parse_suite(const std::string& text, const s
   }
   if (out.empty()) return Status::invalid(name + ": no problems in the suite");
   return out;
+}
+
+Result<std::vector<ProfileProblem>> read_suite(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::invalid("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_suite(text.str(), path);
 }
 
 std::vector<SuiteLine> summarize(const std::vector<ProfileRow>& rows, const std::map<std::string, std::string>& picks) {

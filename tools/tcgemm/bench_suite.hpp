@@ -15,6 +15,8 @@ namespace tcgemm::cli {
 // One line per problem: "m n k [A=bf16:row] [B=bf16:column] [C=bf16:row]"; '#' starts a comment.
 // Errors name the file and line.
 Result<std::vector<ProfileProblem>> parse_suite(const std::string& text, const std::string& name);
+// The suite file at `path`, parsed ("cannot read <path>" where it does not open).
+Result<std::vector<ProfileProblem>> read_suite(const std::string& path);
 
 struct SuiteLine {
   std::string problem;

@@ -1,7 +1,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "bench_suite.hpp"
 #include "commands.hpp"
@@ -22,12 +21,8 @@ struct BenchFlags {
 
 int run_bench(const BenchFlags& f) {
   const std::string path = f.suite.find('/') != std::string::npos ? f.suite : f.suite_dir + "/" + f.suite + ".txt";
-  std::ifstream in(path);
-  if (!in) return usage_error("--suite=" + f.suite + ": cannot read " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  Result<std::vector<ProfileProblem>> problems = parse_suite(text.str(), path);
-  if (!problems.ok()) return usage_error(problems.status().message());
+  Result<std::vector<ProfileProblem>> problems = read_suite(path);
+  if (!problems.ok()) return usage_error("--suite=" + f.suite + ": " + problems.status().message());
 
   ProfileOptions o;
   o.problems = *problems;

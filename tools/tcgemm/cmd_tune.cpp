@@ -55,12 +55,8 @@ std::string plan_text(const SplitKPlan& p) {
 int run_tune(const TuneFlags& f) {
   std::vector<ProfileProblem> problems;
   if (!f.suite.empty()) {
-    std::ifstream in(f.suite);
-    if (!in) return usage_error("--suite: cannot read " + f.suite);
-    std::stringstream text;
-    text << in.rdbuf();
-    Result<std::vector<ProfileProblem>> r = parse_suite(text.str(), f.suite);
-    if (!r.ok()) return usage_error(r.status().message());
+    Result<std::vector<ProfileProblem>> r = read_suite(f.suite);
+    if (!r.ok()) return usage_error("--suite: " + r.status().message());
     problems = *r;
   } else {
     Result<GemmDesc> g = to_desc(f.problem);
