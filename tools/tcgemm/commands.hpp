@@ -22,6 +22,7 @@ Runner add_profile(CLI::App& app);
 Runner add_kernels(CLI::App& app);
 Runner add_bandwidth(CLI::App& app);
 Runner add_tune(CLI::App& app);
+Runner add_ingest(CLI::App& app);
 
 // `explain` on the default shape (4096^3 bf16, A row, B column) on the h200 profile.
 int run_default_explain();

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   add(add_bench);
   add(add_bandwidth);
   add(add_tune);
+  add(add_ingest);
 
   try {
     app.parse(argc, argv);

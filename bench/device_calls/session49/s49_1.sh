@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Run 274 (session 49): the ingest probe (`tcgemm ingest`) on the 64-wide split tiles' ~400 cycles a
+# k-block: loads alone, MMAs alone, both, at 1, 32 and 128 CTAs and over ring depths, beside our ws
+# kernel's own trace and cuBLAS by name on the same card. On an H200, then session 47's targets call
+# (s47_5's steps: copy rate, cliffs through gemm() model / tuned / model).
+source "$(dirname "$0")/../session17/common.sh"
+save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz --exclude='*.ncu-rep' .; }
+run_tests 'IngestProbe*' 60
+I="timeout 60 $B/tcgemm ingest --iterations=10"
+{
+  $I --m=256 --n=512 --k=16384 --tiles=64x64 --splits=4 --stages=4,8,14
+  $I --m=64 --n=64 --k=4096 --tiles=64x64 --splits=1 --stages=4,8,14
+  $I --m=256 --n=512 --k=4096 --tiles=64x64 --splits=1 --stages=14
+  $I --m=256 --n=512 --k=16384 --tiles=128x64,64x128 --splits=4 --stages=9
+  $I --m=128 --n=128 --k=4096 --tiles=128x128 --splits=1 --stages=7
+  $I --m=512 --n=1024 --k=32768 --tiles=128x128 --splits=4 --stages=4,7
+  $I --m=512 --n=1024 --k=32768 --tiles=128x256 --splits=4 --stages=4
+} > $W/ingest.txt 2>&1
+echo "ingest t=$SECONDS"; cat $W/ingest.txt; save
+# Our kernel's own k-block rate on this card (the ws trace) and by name against cuBLAS.
+for e in sm90_wgmma_bf16_64x64x64_s14_ws_splitk; do
+  TCGEMM_TRACE_SHAPES=256x512x16384 TCGEMM_TRACE_SPLITS=4 TCGEMM_TRACE_KERNEL=$e TCGEMM_RESULTS_DIR=$W timeout 60 \
+    $B/tcgemm_gpu_tests --gtest_filter=Sm90WsTrace.TimelineOfRequestedShapes > $W/trace_$e.txt 2>&1
+  echo "== trace $e rc=$?"; grep "\[trace\]" $W/trace_$e.txt | grep -E "CTAs|first -> last|MHz"
+done
+timeout 60 $B/tcgemm profile --m=256 --n=512 --k=16384 --split_k_slices=4 --kernels='*bf16_64x64x64_s14_ws_splitk' \
+  --providers=tcgemm,cublas --output=$W/p64.csv > $W/p64.txt 2>&1; echo "p64 rc=$?"; grep -E "tcgemm|cublas" $W/p64.txt | tail -3
+save
+if [ $SECONDS -lt 200 ] && nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+  bash "$(dirname "$0")/../session47/s47_5.sh" 2>&1 | tail -25
+fi
+echo "done t=$SECONDS"; save
