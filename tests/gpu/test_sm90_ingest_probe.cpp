@@ -32,6 +32,13 @@ TEST(IngestProbe, RefusesWhatItCannotRun) {
   r.stages = 1;
   EXPECT_NE(check_ingest_request(r), "");
   EXPECT_EQ(measure_ingest(r).status().code(), StatusCode::invalid_argument);
+  r = small(IngestMode::both);
+  r.chunked = true;  // one box a stage needs two k-blocks a stage
+  EXPECT_NE(check_ingest_request(r).find("chunked"), std::string::npos);
+  r.stage_k_blocks = 2;
+  EXPECT_EQ(check_ingest_request(r), "");
+  r.stage_k_blocks = 3;
+  EXPECT_NE(check_ingest_request(r), "");
   EXPECT_FALSE(parse_ingest_mode("loads").ok());
   EXPECT_EQ(*parse_ingest_mode("mma"), IngestMode::mma);
 }
@@ -42,19 +49,24 @@ TEST(IngestProbe, RefusesWhatItCannotRun) {
 TEST(IngestProbe, ReadingsAreBoundedOnSm90) {
   TCGEMM_REQUIRE_GPU(90);
   if (::tcgemm::test::gpu_sm() != 90) GTEST_SKIP() << "the probe is sm_90 only";
-  for (IngestMode mode : {IngestMode::tma, IngestMode::mma, IngestMode::both}) {
-    SCOPED_TRACE(ingest_mode_name(mode));
-    Result<IngestPoint> p = measure_ingest(small(mode));
-    ASSERT_TRUE(p.ok()) << p.status().message();
-    EXPECT_EQ(p->ctas, 2 * 4 * 2);
-    EXPECT_EQ(p->k_blocks, 32);
-    EXPECT_GT(p->median_us, 0);
-    EXPECT_GT(p->sm_mhz, 500);
-    EXPECT_LT(p->sm_mhz, 2500);
-    EXPECT_GT(p->bytes_per_clock_sm, 0);
-    EXPECT_LT(p->bytes_per_clock_sm, 1024);
-    if (mode != IngestMode::tma) {
-      EXPECT_GE(p->cycles_per_k_block, 0.95 * 128);
+  for (int layout = 0; layout < 3; ++layout) {
+    for (IngestMode mode : {IngestMode::tma, IngestMode::mma, IngestMode::both}) {
+      SCOPED_TRACE(std::string(ingest_mode_name(mode)) + " layout " + std::to_string(layout));
+      IngestRequest r = small(mode);
+      r.stage_k_blocks = layout == 0 ? 1 : 2;
+      r.chunked = layout == 2;  // the 3D K-chunk map: its encode and its loads must work
+      Result<IngestPoint> p = measure_ingest(r);
+      ASSERT_TRUE(p.ok()) << p.status().message();
+      EXPECT_EQ(p->ctas, 2 * 4 * 2);
+      EXPECT_EQ(p->k_blocks, 32);
+      EXPECT_GT(p->median_us, 0);
+      EXPECT_GT(p->sm_mhz, 500);
+      EXPECT_LT(p->sm_mhz, 2500);
+      EXPECT_GT(p->bytes_per_clock_sm, 0);
+      EXPECT_LT(p->bytes_per_clock_sm, 1024);
+      if (mode != IngestMode::tma) {
+        EXPECT_GE(p->cycles_per_k_block, 0.95 * 128);
+      }
     }
   }
 }

@@ -15,6 +15,7 @@ struct IngestFlags {
   std::vector<int> splits{4};
   std::vector<int> stages{8};
   std::vector<std::string> modes{"tma", "mma", "both"};
+  std::vector<std::string> stage_layouts{"1"};
   int iterations = 20;
 };
 
@@ -36,16 +37,21 @@ int run_ingest(const IngestFlags& f) {
   for (const std::string& t : f.tiles)
     for (int sp : f.splits)
       for (int st : f.stages)
-        for (const std::string& mo : f.modes) {
-          IngestRequest r;
-          r.m = f.m, r.n = f.n, r.k = f.k, r.splits = sp, r.stages = st, r.iterations = f.iterations;
-          if (!parse_tile(t, r.tile_m, r.tile_n)) return usage_error("--tiles: '" + t + "' is not MxN");
-          Result<IngestMode> mode = parse_ingest_mode(mo);
-          if (!mode.ok()) return usage_error("--modes: " + mode.status().message());
-          r.mode = *mode;
-          if (std::string e = check_ingest_request(r); !e.empty()) return usage_error(e);
-          reqs.push_back(r);
-        }
+        for (const std::string& lay : f.stage_layouts)
+          for (const std::string& mo : f.modes) {
+            IngestRequest r;
+            if (lay != "1" && lay != "2" && lay != "2c")
+              return usage_error("--stage-layouts: '" + lay + "' is not 1, 2 or 2c");
+            r.stage_k_blocks = lay == "1" ? 1 : 2;
+            r.chunked = lay == "2c";
+            r.m = f.m, r.n = f.n, r.k = f.k, r.splits = sp, r.stages = st, r.iterations = f.iterations;
+            if (!parse_tile(t, r.tile_m, r.tile_n)) return usage_error("--tiles: '" + t + "' is not MxN");
+            Result<IngestMode> mode = parse_ingest_mode(mo);
+            if (!mode.ok()) return usage_error("--modes: " + mode.status().message());
+            r.mode = *mode;
+            if (std::string e = check_ingest_request(r); !e.empty()) return usage_error(e);
+            reqs.push_back(r);
+          }
   bool header = false;
   for (const IngestRequest& r : reqs) {
     Result<IngestPoint> p = measure_ingest(r);
@@ -57,13 +63,15 @@ int run_ingest(const IngestFlags& f) {
       std::printf("ingest probe, %lldx%lldx%lld bf16 (K-major A and B), k-blocks of 64; 'tensor-core' is the k-block's MMAs at "
                   "2048 FMA/clk an SM\n",
                   static_cast<long long>(f.m), static_cast<long long>(f.n), static_cast<long long>(f.k));
-      std::printf("%-5s %8s %6s %6s %5s %8s %10s %12s %12s %9s %7s\n", "mode", "tile", "stages", "splits", "CTAs", "k-blocks",
+      std::printf("%-5s %8s %6s %5s %6s %5s %8s %10s %12s %12s %9s %7s\n", "mode", "tile", "stages", "stage", "splits",
+                  "CTAs", "k-blocks",
                   "median us", "clk/k-block", "tensor-core", "B/clk/SM", "MHz");
       header = true;
     }
     const std::string tile = std::to_string(r.tile_m) + "x" + std::to_string(r.tile_n);
-    std::printf("%-5s %8s %6d %6d %5d %8d %10.2f %12.1f %12d %9.1f %7.0f\n", ingest_mode_name(r.mode), tile.c_str(),
-                r.stages, r.splits, p->ctas, p->k_blocks, p->median_us, p->cycles_per_k_block,
+    const char* layout = r.stage_k_blocks == 1 ? "1" : r.chunked ? "2c" : "2";
+    std::printf("%-5s %8s %6d %5s %6d %5d %8d %10.2f %12.1f %12d %9.1f %7.0f\n", ingest_mode_name(r.mode), tile.c_str(),
+                r.stages, layout, r.splits, p->ctas, p->k_blocks, p->median_us, p->cycles_per_k_block,
                 r.tile_m * r.tile_n * 64 / 2048, p->bytes_per_clock_sm, p->sm_mhz);
     std::fflush(stdout);
   }
@@ -84,6 +92,10 @@ Runner add_ingest(CLI::App& app) {
   cmd->add_option("--splits", f->splits, "K slices (grid z)")->delimiter(',')->capture_default_str();
   cmd->add_option("--stages", f->stages, "ring stages")->delimiter(',')->capture_default_str();
   cmd->add_option("--modes", f->modes, "tma (loads alone), mma (MMAs alone on resident operands), both")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--stage-layouts", f->stage_layouts,
+                  "a stage: 1 (one k-block of 64), 2 (two, a box each), 2c (two in one 3D box an operand)")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--iterations", f->iterations, "timed launches each")->capture_default_str();

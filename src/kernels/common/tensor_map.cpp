@@ -94,6 +94,33 @@ Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const v
   return out;
 }
 
+Result<TensorMap2d> make_tensor_map_k_chunks(const char* operand, DType dtype, const void* base, uint64_t line_length,
+                                             uint64_t lines, int64_t ld, uint32_t box_rows, uint32_t box_chunks) {
+  if (dtype_bytes(dtype) != 2 || (dtype != DType::bf16 && dtype != DType::f16))
+    return Status::unsupported(std::string(operand) + ": K-chunk maps cover bf16/f16 only");
+  const uint64_t address = reinterpret_cast<uint64_t>(base);
+  if (Status s = check_tma_operand(operand, dtype, address & (~address + 1), ld); !s.ok()) return s;
+  if (line_length % 64 != 0 || line_length == 0 || box_rows == 0 || box_rows > 256 || box_chunks == 0 ||
+      box_chunks > 256 || box_chunks > line_length / 64)
+    return Status(StatusCode::internal, std::string(operand) + ": K-chunk box " + std::to_string(box_rows) + " rows x " +
+                                            std::to_string(box_chunks) + " chunks over K = " + std::to_string(line_length) +
+                                            " (K must be a multiple of 64)");
+  Result<PFN_cuTensorMapEncodeTiled_v12000> encode = encode_tiled_entry();
+  if (!encode.ok()) return encode.status();
+  TensorMap2d out{};
+  const cuuint64_t dims[3] = {64, lines, line_length / 64};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2, 128};
+  const cuuint32_t box[3] = {64, box_rows, box_chunks};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUresult r = (*encode)(&out.map, dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                               3, const_cast<void*>(base), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    return Status(StatusCode::cuda_error, std::string(operand) + ": cuTensorMapEncodeTiled (K chunks) failed (CUresult " +
+                                              std::to_string(static_cast<int>(r)) + ")");
+  return out;
+}
+
 RowClassLayout row_class_layout(uint64_t address, int64_t ld, int64_t lines, uint32_t element_bytes) {
   RowClassLayout out{};
   for (int j = 0; j < kRowClasses; ++j) {

@@ -28,6 +28,14 @@ Result<TensorMap2d> make_tensor_map_2d(const char* operand, DType dtype, const v
                                        uint32_t box_inner, uint32_t box_outer, bool promote_l2 = true,
                                        bool swizzle_128b = true);
 
+// A K-major operand seen as 3D, {64-element K chunk, lines, K / 64 chunks}, so that one box of
+// {64, box_rows, box_chunks} carries box_chunks k-blocks of 64 (128-byte swizzle), landing in shared
+// memory as box_chunks 2D boxes one after another: fewer TMA operations a k-block
+// (bench/NOTES.md, session 49). line_length must be a multiple of 64 (a chunk past K would read
+// the next line, not zeros); 16-bit types only.
+Result<TensorMap2d> make_tensor_map_k_chunks(const char* operand, DType dtype, const void* base, uint64_t line_length,
+                                             uint64_t lines, int64_t ld, uint32_t box_rows, uint32_t box_chunks);
+
 // Row classes: a K-major operand whose ld (or base) breaks TMA's 16-byte rule, read by TMA anyway.
 // Rows r, r + 8, r + 16, ... lie 8 * ld elements apart, and 8 * ld * 2 bytes is a multiple of 16 for
 // any ld, so each of the 8 classes of rows (r mod 8) is a legal 2D tensor once its base is rounded

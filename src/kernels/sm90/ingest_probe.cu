@@ -27,11 +27,12 @@ constexpr int kOutWords = 3;
 template <int kTileM, int kTileN>
 __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
     ingest_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int k_blocks,
-                  int stages, int mode, uint64_t* out, float* sink) {
-  constexpr uint32_t kABytes = kTileM * kRowBytes, kBBytes = kTileN * kRowBytes;
+                  int stages, int stage_k_blocks, bool chunked, int mode, uint64_t* out, float* sink) {
+  constexpr uint32_t kABytes = kTileM * kRowBytes, kBBytes = kTileN * kRowBytes;  // one k-block's box each
   extern __shared__ uint8_t smem_raw[];
   const uint32_t base = (dev::smem_addr(smem_raw) + 1023u) & ~1023u;
-  const dev::StageRing ring(base, stages, kABytes, kBBytes, 0);
+  const dev::StageRing ring(base, stages, stage_k_blocks * kABytes, stage_k_blocks * kBBytes, 0);
+  const int stage_count = k_blocks / stage_k_blocks;
   const int warpgroup = threadIdx.x / 128;
   const bool loads = mode != static_cast<int>(IngestMode::mma);
   const bool mmas = mode != static_cast<int>(IngestMode::tma);
@@ -49,14 +50,22 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
     if (threadIdx.x != 0) return;
     int s = 0;
     uint32_t round = 0;
-    for (int kt = 0; kt < k_blocks; ++kt) {
+    for (int st = 0; st < stage_count; ++st) {
       if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
       // MMAs alone: the first round loads each stage once, so the Tensor Cores read real numbers;
       // later rounds reuse them and the stage is only marked full.
       if (loads || round == 0) {
-        dev::mbarrier_arrive_expect_tx(ring.full(s), kABytes + kBBytes);
-        dev::tma_load_2d(ring.a(s), &map_a, ring.full(s), (kb0 + kt) * kTileK, m0);
-        dev::tma_load_2d(ring.b(s), &map_b, ring.full(s), (kb0 + kt) * kTileK, n0);
+        const int32_t kb = kb0 + st * stage_k_blocks;
+        dev::mbarrier_arrive_expect_tx(ring.full(s), stage_k_blocks * (kABytes + kBBytes));
+        if (chunked) {  // a stage's k-blocks in one box an operand
+          dev::tma_load_3d(ring.a(s), &map_a, ring.full(s), 0, m0, kb);
+          dev::tma_load_3d(ring.b(s), &map_b, ring.full(s), 0, n0, kb);
+        } else {
+          for (int j = 0; j < stage_k_blocks; ++j) {
+            dev::tma_load_2d(ring.a(s) + j * kABytes, &map_a, ring.full(s), (kb + j) * kTileK, m0);
+            dev::tma_load_2d(ring.b(s) + j * kBBytes, &map_b, ring.full(s), (kb + j) * kTileK, n0);
+          }
+        }
       } else {
         dev::mbarrier_arrive(ring.full(s));
       }
@@ -78,24 +87,28 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
   uint32_t phase = 0;
   uint64_t c_first = 0, t_first = 0, c_last = 0, t_last = 0;
   // MMAs alone: timed from the first reused stage, past the first round's loads.
-  const int t0 = loads ? 0 : min(stages, k_blocks - 2);
-  for (int kt = 0; kt < k_blocks; ++kt) {
+  const int t0 = loads ? 0 : min(stages, stage_count - 2);
+  for (int kt = 0; kt < stage_count; ++kt) {
     dev::mbarrier_wait(ring.full(s), phase);
     if (threadIdx.x == 128) {
       if (kt == t0) {
         c_first = clock64();
         t_first = dev::global_ns();
       }
-      if (kt == k_blocks - 1) {
+      if (kt == stage_count - 1) {
         c_last = clock64();
         t_last = dev::global_ns();
       }
     }
     if (mmas) {
-      const uint64_t da = dev::make_smem_desc_sw128(ring.a(s) + a_offset, 16, 1024);
-      const uint64_t db = dev::make_smem_desc_sw128(ring.b(s), 16, 1024);
-      dev::mma_k_block<Mma, kTileK / 16>(acc, da, db, 32, 32, kt > 0);
-      dev::wgmma_wait_group<1>();
+      for (int j = 0; j < stage_k_blocks; ++j) {
+        const uint64_t da = dev::make_smem_desc_sw128(ring.a(s) + j * kABytes + a_offset, 16, 1024);
+        const uint64_t db = dev::make_smem_desc_sw128(ring.b(s) + j * kBBytes, 16, 1024);
+        dev::mma_k_block<Mma, kTileK / 16>(acc, da, db, 32, 32, kt > 0 || j > 0);
+      }
+      // The previous stage's groups are done; this stage's (one a k-block) stay in flight.
+      if (stage_k_blocks == 1) dev::wgmma_wait_group<1>();
+      else dev::wgmma_wait_group<2>();
       if (kt > 0 && lead) dev::mbarrier_arrive(ring.empty(prev));
     } else if (lead) {
       dev::mbarrier_arrive(ring.empty(s));
@@ -116,11 +129,11 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
     const uint32_t cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     out[cta * kOutWords + 0] = c_last - c_first;
     out[cta * kOutWords + 1] = t_last - t_first;
-    out[cta * kOutWords + 2] = k_blocks - 1 - t0;
+    out[cta * kOutWords + 2] = (stage_count - 1 - t0) * stage_k_blocks;
   }
 }
 
-using Kernel = void (*)(CUtensorMap, CUtensorMap, int, int, int, uint64_t*, float*);
+using Kernel = void (*)(CUtensorMap, CUtensorMap, int, int, int, bool, int, uint64_t*, float*);
 
 Kernel pick(int tile_m, int tile_n) {
   if (tile_m == 64 && tile_n == 64) return ingest_kernel<64, 64>;
@@ -172,7 +185,7 @@ Result<IngestMode> parse_ingest_mode(const std::string& s) {
 }
 
 int64_t ingest_smem_bytes(const IngestRequest& r) {
-  return int64_t(r.stages) * (r.tile_m + r.tile_n) * kRowBytes + int64_t(r.stages) * 16 + 1024;
+  return int64_t(r.stages) * r.stage_k_blocks * (r.tile_m + r.tile_n) * kRowBytes + int64_t(r.stages) * 16 + 1024;
 }
 
 std::string check_ingest_request(const IngestRequest& r) {
@@ -182,12 +195,15 @@ std::string check_ingest_request(const IngestRequest& r) {
            " is not one of 64x64, 64x128, 128x64, 128x128, 128x256";
   if (r.splits < 1) return "splits must be >= 1";
   if (r.stages < 2) return "stages must be >= 2";
+  if (r.stage_k_blocks != 1 && r.stage_k_blocks != 2) return "k-blocks a stage must be 1 or 2";
+  if (r.chunked && r.stage_k_blocks < 2) return "one box a stage (chunked) needs 2 k-blocks a stage";
   if (ingest_smem_bytes(r) > kSmemLimit)
-    return std::to_string(r.stages) + " stages of " + std::to_string(r.tile_m) + "x" + std::to_string(r.tile_n) +
-           " need " + std::to_string(ingest_smem_bytes(r)) + " bytes of shared memory (at most " +
+    return std::to_string(r.stages) + " stages of " + std::to_string(r.stage_k_blocks) + " k-block(s) of " +
+           std::to_string(r.tile_m) + "x" + std::to_string(r.tile_n) + " need " + std::to_string(ingest_smem_bytes(r)) + " bytes of shared memory (at most " +
            std::to_string(kSmemLimit) + ")";
-  if (r.k % (int64_t(kTileK) * r.splits) != 0 || r.k / (int64_t(kTileK) * r.splits) < 2)
-    return "k must be a multiple of 64 x splits with at least 2 k-blocks a split";
+  const int64_t per_split = int64_t(kTileK) * r.splits * r.stage_k_blocks;
+  if (r.k % per_split != 0 || r.k / per_split < 2)
+    return "k must be a multiple of 64 x splits x k-blocks a stage, with at least 2 stages' worth a split";
   if ((r.m + r.tile_m - 1) / r.tile_m > 65535 || (r.n + r.tile_n - 1) / r.tile_n > 65535 || r.splits > 65535)
     return "the grid is past 65535 CTAs in a dimension";
   if (r.iterations < 3) return "iterations must be >= 3";
@@ -217,9 +233,13 @@ Result<IngestPoint> measure_ingest(const IngestRequest& r) {
     if (Status s = check(cudaMalloc(&b[i].p, r.n * r.k * 2), "cudaMalloc"); !s.ok()) return s;
     fill_bf16<<<256, 256>>>(static_cast<__nv_bfloat16*>(a[i].p), r.m * r.k, 17u + i);
     fill_bf16<<<256, 256>>>(static_cast<__nv_bfloat16*>(b[i].p), r.n * r.k, 91u + i);
-    Result<TensorMap2d> ma = make_tensor_map_2d("A", DType::bf16, a[i].p, r.k, r.m, r.k, kTileK, r.tile_m);
+    Result<TensorMap2d> ma =
+        r.chunked ? make_tensor_map_k_chunks("A", DType::bf16, a[i].p, r.k, r.m, r.k, r.tile_m, r.stage_k_blocks)
+                  : make_tensor_map_2d("A", DType::bf16, a[i].p, r.k, r.m, r.k, kTileK, r.tile_m);
     if (!ma.ok()) return ma.status();
-    Result<TensorMap2d> mb = make_tensor_map_2d("B", DType::bf16, b[i].p, r.k, r.n, r.k, kTileK, r.tile_n);
+    Result<TensorMap2d> mb =
+        r.chunked ? make_tensor_map_k_chunks("B", DType::bf16, b[i].p, r.k, r.n, r.k, r.tile_n, r.stage_k_blocks)
+                  : make_tensor_map_2d("B", DType::bf16, b[i].p, r.k, r.n, r.k, kTileK, r.tile_n);
     if (!mb.ok()) return mb.status();
     map_a[i] = ma->map;
     map_b[i] = mb->map;
@@ -247,7 +267,8 @@ Result<IngestPoint> measure_ingest(const IngestRequest& r) {
   const int threads = 128 * (1 + r.tile_m / 64);
   int next = 0;
   auto launch = [&] {
-    kernel<<<grid, threads, smem, st>>>(map_a[next], map_b[next], k_blocks, r.stages, static_cast<int>(r.mode),
+    kernel<<<grid, threads, smem, st>>>(map_a[next], map_b[next], k_blocks, r.stages, r.stage_k_blocks, r.chunked,
+                                        static_cast<int>(r.mode),
                                         static_cast<uint64_t*>(out.p), static_cast<float*>(sink.p));
     next = (next + 1) % sets;
   };

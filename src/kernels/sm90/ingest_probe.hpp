@@ -23,6 +23,8 @@ struct IngestRequest {
   int tile_m = 64, tile_n = 64;         // tile_m in {64, 128}; tile_n in {64, 128, 256}
   int splits = 4;                       // K cut into this many equal slices (whole 64-deep k-blocks)
   int stages = 8;
+  int stage_k_blocks = 1;               // k-blocks of 64 a stage (1 or 2): one barrier round trip each
+  bool chunked = false;                 // a stage's k-blocks in one 3D TMA box an operand (needs 2 a stage)
   IngestMode mode = IngestMode::both;
   int iterations = 20;
 };
@@ -36,8 +38,8 @@ struct IngestPoint {
   double sm_mhz = 0;                   // clock64 over globaltimer in the CTAs, median
 };
 
-// Host-only: the request's shape rules (tile set, the ring fitting shared memory, k-blocks per split
-// >= 2). Empty when valid.
+// Host-only: the request's shape rules (tile set, the ring fitting shared memory, at least 2 stages'
+// worth of k-blocks a split). Empty when valid.
 std::string check_ingest_request(const IngestRequest& r);
 // Shared memory the ring takes (bytes, with its barriers and the 1024-byte alignment slack).
 int64_t ingest_smem_bytes(const IngestRequest& r);
