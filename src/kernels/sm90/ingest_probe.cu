@@ -24,10 +24,21 @@ constexpr int kSmemLimit = 227 * 1024;
 // globaltimer ns, [2] the k-blocks the span covers (arrivals - 1).
 constexpr int kOutWords = 3;
 
+// wgmma.wait_group takes an immediate.
+__device__ __forceinline__ void wait_groups(int n) {
+  switch (n) {
+    case 1: dev::wgmma_wait_group<1>(); break;
+    case 2: dev::wgmma_wait_group<2>(); break;
+    case 3: dev::wgmma_wait_group<3>(); break;
+    case 4: dev::wgmma_wait_group<4>(); break;
+    default: dev::wgmma_wait_group<6>(); break;
+  }
+}
+
 template <int kTileM, int kTileN>
 __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
     ingest_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int k_blocks,
-                  int stages, int stage_k_blocks, bool chunked, int mode, uint64_t* out, float* sink) {
+                  int stages, int stage_k_blocks, bool chunked, int mma_depth, int mode, uint64_t* out, float* sink) {
   constexpr uint32_t kABytes = kTileM * kRowBytes, kBBytes = kTileN * kRowBytes;  // one k-block's box each
   extern __shared__ uint8_t smem_raw[];
   const uint32_t base = (dev::smem_addr(smem_raw) + 1023u) & ~1023u;
@@ -83,7 +94,7 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
   for (int i = 0; i < Mma::kAccumulators; ++i) acc[i] = 0.0f;
   const uint32_t a_offset = (warpgroup - 1) * 64 * kRowBytes;
   const bool lead = threadIdx.x % 32 == 0;
-  int s = 0, prev = 0;
+  int s = 0;
   uint32_t phase = 0;
   uint64_t c_first = 0, t_first = 0, c_last = 0, t_last = 0;
   // MMAs alone: timed from the first reused stage, past the first round's loads.
@@ -106,14 +117,12 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
         const uint64_t db = dev::make_smem_desc_sw128(ring.b(s) + j * kBBytes, 16, 1024);
         dev::mma_k_block<Mma, kTileK / 16>(acc, da, db, 32, 32, kt > 0 || j > 0);
       }
-      // The previous stage's groups are done; this stage's (one a k-block) stay in flight.
-      if (stage_k_blocks == 1) dev::wgmma_wait_group<1>();
-      else dev::wgmma_wait_group<2>();
-      if (kt > 0 && lead) dev::mbarrier_arrive(ring.empty(prev));
+      // Stage kt - depth's groups are done (one a k-block); the later ones stay in flight.
+      wait_groups(mma_depth * stage_k_blocks);
+      if (kt >= mma_depth && lead) dev::mbarrier_arrive(ring.empty((s - mma_depth + stages) % stages));
     } else if (lead) {
       dev::mbarrier_arrive(ring.empty(s));
     }
-    prev = s;
     if (++s == stages) {
       s = 0;
       phase ^= 1;
@@ -133,7 +142,7 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
   }
 }
 
-using Kernel = void (*)(CUtensorMap, CUtensorMap, int, int, int, bool, int, uint64_t*, float*);
+using Kernel = void (*)(CUtensorMap, CUtensorMap, int, int, int, bool, int, int, uint64_t*, float*);
 
 Kernel pick(int tile_m, int tile_n) {
   if (tile_m == 64 && tile_n == 64) return ingest_kernel<64, 64>;
@@ -197,6 +206,8 @@ std::string check_ingest_request(const IngestRequest& r) {
   if (r.stages < 2) return "stages must be >= 2";
   if (r.stage_k_blocks != 1 && r.stage_k_blocks != 2) return "k-blocks a stage must be 1 or 2";
   if (r.chunked && r.stage_k_blocks < 2) return "one box a stage (chunked) needs 2 k-blocks a stage";
+  if (r.mma_depth < 1 || r.mma_depth > 3 || r.mma_depth >= r.stages)
+    return "MMA depth (stages whose MMAs stay in flight) must be 1..3 and below the stage count";
   if (ingest_smem_bytes(r) > kSmemLimit)
     return std::to_string(r.stages) + " stages of " + std::to_string(r.stage_k_blocks) + " k-block(s) of " +
            std::to_string(r.tile_m) + "x" + std::to_string(r.tile_n) + " need " + std::to_string(ingest_smem_bytes(r)) + " bytes of shared memory (at most " +
@@ -268,7 +279,7 @@ Result<IngestPoint> measure_ingest(const IngestRequest& r) {
   int next = 0;
   auto launch = [&] {
     kernel<<<grid, threads, smem, st>>>(map_a[next], map_b[next], k_blocks, r.stages, r.stage_k_blocks, r.chunked,
-                                        static_cast<int>(r.mode),
+                                        r.mma_depth, static_cast<int>(r.mode),
                                         static_cast<uint64_t*>(out.p), static_cast<float*>(sink.p));
     next = (next + 1) % sets;
   };
