@@ -44,6 +44,14 @@ TEST(IngestProbe, RefusesWhatItCannotRun) {
   EXPECT_NE(check_ingest_request(r).find("MMA depth"), std::string::npos);
   r.mma_depth = 3, r.stages = 3;  // the ring must hold the stages in flight and one to fill
   EXPECT_NE(check_ingest_request(r).find("MMA depth"), std::string::npos);
+  r = small(IngestMode::both);
+  r.k_ways = 2;
+  EXPECT_EQ(check_ingest_request(r), "");
+  r.mma_depth = 3;  // 3 x 2 stages in flight do not fit 6
+  EXPECT_NE(check_ingest_request(r).find("MMA depth"), std::string::npos);
+  r = small(IngestMode::both);
+  r.k_ways = 2, r.tile_n = 128;
+  EXPECT_NE(check_ingest_request(r).find("K ways"), std::string::npos);
   EXPECT_FALSE(parse_ingest_mode("loads").ok());
   EXPECT_EQ(*parse_ingest_mode("mma"), IngestMode::mma);
 }
@@ -54,13 +62,15 @@ TEST(IngestProbe, RefusesWhatItCannotRun) {
 TEST(IngestProbe, ReadingsAreBoundedOnSm90) {
   TCGEMM_REQUIRE_GPU(90);
   if (::tcgemm::test::gpu_sm() != 90) GTEST_SKIP() << "the probe is sm_90 only";
-  for (int layout = 0; layout < 4; ++layout) {
+  for (int layout = 0; layout < 6; ++layout) {
     for (IngestMode mode : {IngestMode::tma, IngestMode::mma, IngestMode::both}) {
       SCOPED_TRACE(std::string(ingest_mode_name(mode)) + " layout " + std::to_string(layout));
       IngestRequest r = small(mode);
       r.stage_k_blocks = layout == 1 || layout == 2 ? 2 : 1;
       r.chunked = layout == 2;  // the 3D K-chunk map: its encode and its loads must work
       r.mma_depth = layout == 3 ? 3 : 1;
+      r.k_ways = layout >= 4 ? 2 : 1;  // K split between two warpgroups, one k-block (4) or two (5) a stage
+      if (layout == 5) r.stage_k_blocks = 2;
       Result<IngestPoint> p = measure_ingest(r);
       ASSERT_TRUE(p.ok()) << p.status().message();
       EXPECT_EQ(p->ctas, 2 * 4 * 2);

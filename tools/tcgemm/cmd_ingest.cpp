@@ -17,6 +17,7 @@ struct IngestFlags {
   std::vector<std::string> modes{"tma", "mma", "both"};
   std::vector<std::string> stage_layouts{"1"};
   std::vector<int> mma_depths{1};
+  std::vector<int> k_ways{1};
   int iterations = 20;
 };
 
@@ -40,21 +41,23 @@ int run_ingest(const IngestFlags& f) {
       for (int st : f.stages)
         for (const std::string& lay : f.stage_layouts)
           for (int depth : f.mma_depths)
-            for (const std::string& mo : f.modes) {
-              IngestRequest r;
-              if (lay != "1" && lay != "2" && lay != "2c")
-                return usage_error("--stage-layouts: '" + lay + "' is not 1, 2 or 2c");
-              r.stage_k_blocks = lay == "1" ? 1 : 2;
-              r.chunked = lay == "2c";
-              r.mma_depth = depth;
-              r.m = f.m, r.n = f.n, r.k = f.k, r.splits = sp, r.stages = st, r.iterations = f.iterations;
-              if (!parse_tile(t, r.tile_m, r.tile_n)) return usage_error("--tiles: '" + t + "' is not MxN");
-              Result<IngestMode> mode = parse_ingest_mode(mo);
-              if (!mode.ok()) return usage_error("--modes: " + mode.status().message());
-              r.mode = *mode;
-              if (std::string e = check_ingest_request(r); !e.empty()) return usage_error(e);
-              reqs.push_back(r);
-            }
+            for (int ways : f.k_ways)
+              for (const std::string& mo : f.modes) {
+                IngestRequest r;
+                if (lay != "1" && lay != "2" && lay != "2c")
+                  return usage_error("--stage-layouts: '" + lay + "' is not 1, 2 or 2c");
+                r.stage_k_blocks = lay == "1" ? 1 : 2;
+                r.chunked = lay == "2c";
+                r.mma_depth = depth;
+                r.k_ways = ways;
+                r.m = f.m, r.n = f.n, r.k = f.k, r.splits = sp, r.stages = st, r.iterations = f.iterations;
+                if (!parse_tile(t, r.tile_m, r.tile_n)) return usage_error("--tiles: '" + t + "' is not MxN");
+                Result<IngestMode> mode = parse_ingest_mode(mo);
+                if (!mode.ok()) return usage_error("--modes: " + mode.status().message());
+                r.mode = *mode;
+                if (std::string e = check_ingest_request(r); !e.empty()) return usage_error(e);
+                reqs.push_back(r);
+              }
   bool header = false;
   for (const IngestRequest& r : reqs) {
     Result<IngestPoint> p = measure_ingest(r);
@@ -66,15 +69,15 @@ int run_ingest(const IngestFlags& f) {
       std::printf("ingest probe, %lldx%lldx%lld bf16 (K-major A and B), k-blocks of 64; 'tensor-core' is the k-block's MMAs at "
                   "2048 FMA/clk an SM\n",
                   static_cast<long long>(f.m), static_cast<long long>(f.n), static_cast<long long>(f.k));
-      std::printf("%-5s %8s %6s %5s %5s %6s %5s %8s %10s %12s %12s %9s %7s\n", "mode", "tile", "stages", "stage",
-                  "depth", "splits", "CTAs", "k-blocks",
+      std::printf("%-5s %8s %6s %5s %5s %4s %6s %5s %8s %10s %12s %12s %9s %7s\n", "mode", "tile", "stages", "stage",
+                  "depth", "ways", "splits", "CTAs", "k-blocks",
                   "median us", "clk/k-block", "tensor-core", "B/clk/SM", "MHz");
       header = true;
     }
     const std::string tile = std::to_string(r.tile_m) + "x" + std::to_string(r.tile_n);
     const char* layout = r.stage_k_blocks == 1 ? "1" : r.chunked ? "2c" : "2";
-    std::printf("%-5s %8s %6d %5s %5d %6d %5d %8d %10.2f %12.1f %12d %9.1f %7.0f\n", ingest_mode_name(r.mode),
-                tile.c_str(), r.stages, layout, r.mma_depth, r.splits, p->ctas, p->k_blocks, p->median_us, p->cycles_per_k_block,
+    std::printf("%-5s %8s %6d %5s %5d %4d %6d %5d %8d %10.2f %12.1f %12d %9.1f %7.0f\n", ingest_mode_name(r.mode),
+                tile.c_str(), r.stages, layout, r.mma_depth, r.k_ways, r.splits, p->ctas, p->k_blocks, p->median_us, p->cycles_per_k_block,
                 r.tile_m * r.tile_n * 64 / 2048, p->bytes_per_clock_sm, p->sm_mhz);
     std::fflush(stdout);
   }
@@ -102,6 +105,9 @@ Runner add_ingest(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--mma-depths", f->mma_depths, "stages whose MMAs stay in flight before the oldest is released (1-3)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--k-ways", f->k_ways, "consumer warpgroups a 64 rows taking stages in turn (1; 2 at N = 64)")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--iterations", f->iterations, "timed launches each")->capture_default_str();

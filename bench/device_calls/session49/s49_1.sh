@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run 274 (session 49): the ingest probe (`tcgemm ingest`) on the 64-wide split tiles' ~400 cycles a
 # k-block: loads alone, MMAs alone, both, at 1, 32 and 128 CTAs, over ring depths and stage layouts
-# (two k-blocks a stage, as two boxes or one 3D box an operand) and MMA depths (stages in flight), beside our ws
+# (two k-blocks a stage, as two boxes or one 3D box an operand), MMA depths (stages in flight) and
+# K split between two consumer warpgroups, beside our ws
 # kernel's own trace and cuBLAS by name on the same card. On an H200, then session 47's targets call
 # (s47_5's steps: copy rate, cliffs through gemm() model / tuned / model).
 source "$(dirname "$0")/../session17/common.sh"
@@ -9,7 +10,11 @@ save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz --exclude='*.ncu-rep' .
 run_tests 'IngestProbe*' 60
 I="timeout 60 $B/tcgemm ingest --iterations=10"
 {
-  $I --m=256 --n=512 --k=16384 --tiles=64x64 --splits=4 --stages=4,8,14
+  $I --m=256 --n=512 --k=16384 --tiles=64x64 --splits=4 --stages=14
+  $I --m=256 --n=512 --k=16384 --tiles=64x64 --splits=4 --stages=12 --k-ways=2 --mma-depths=1,2
+  $I --m=256 --n=512 --k=16384 --tiles=128x64 --splits=4 --stages=9 --k-ways=1,2
+  $I --m=64 --n=64 --k=4096 --tiles=64x64 --splits=1 --stages=12 --k-ways=1,2
+  $I --m=256 --n=512 --k=16384 --tiles=64x64 --splits=4 --stages=4,8
   $I --m=256 --n=512 --k=16384 --tiles=64x64 --splits=4 --stages=4,7 --stage-layouts=2,2c
   $I --m=64 --n=64 --k=4096 --tiles=64x64 --splits=1 --stages=4,8,14
   $I --m=64 --n=64 --k=4096 --tiles=64x64 --splits=1 --stages=7 --stage-layouts=2,2c

@@ -35,8 +35,10 @@ __device__ __forceinline__ void wait_groups(int n) {
   }
 }
 
-template <int kTileM, int kTileN>
-__global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
+// kKWays consumer warpgroups a 64 rows of the tile, taking its stages in turn (way w: stages w,
+// w + kKWays, ...), each with its own accumulators: K split inside the CTA.
+template <int kTileM, int kTileN, int kKWays>
+__global__ void __launch_bounds__(128 * (1 + kTileM / 64 * kKWays), 1)
     ingest_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int k_blocks,
                   int stages, int stage_k_blocks, bool chunked, int mma_depth, int mode, uint64_t* out, float* sink) {
   constexpr uint32_t kABytes = kTileM * kRowBytes, kBBytes = kTileN * kRowBytes;  // one k-block's box each
@@ -92,21 +94,23 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
   float acc[Mma::kAccumulators];
 #pragma unroll
   for (int i = 0; i < Mma::kAccumulators; ++i) acc[i] = 0.0f;
-  const uint32_t a_offset = (warpgroup - 1) * 64 * kRowBytes;
+  constexpr int kRowBlocks = kTileM / 64;
+  const int way = (warpgroup - 1) / kRowBlocks;
+  const uint32_t a_offset = (warpgroup - 1) % kRowBlocks * 64 * kRowBytes;
   const bool lead = threadIdx.x % 32 == 0;
-  int s = 0;
-  uint32_t phase = 0;
   uint64_t c_first = 0, t_first = 0, c_last = 0, t_last = 0;
-  // MMAs alone: timed from the first reused stage, past the first round's loads.
-  const int t0 = loads ? 0 : min(stages, stage_count - 2);
-  for (int kt = 0; kt < stage_count; ++kt) {
-    dev::mbarrier_wait(ring.full(s), phase);
+  // The timed span, in warpgroup 1's own stages (way 0): MMAs alone start past the first round's loads.
+  const int t_end = (stage_count - 1) / kKWays * kKWays;
+  const int t0 = min(((loads ? 0 : stages) + kKWays - 1) / kKWays * kKWays, t_end - kKWays);
+  for (int kt = way; kt < stage_count; kt += kKWays) {
+    const int s = kt % stages;
+    dev::mbarrier_wait(ring.full(s), (kt / stages) & 1);
     if (threadIdx.x == 128) {
       if (kt == t0) {
         c_first = clock64();
         t_first = dev::global_ns();
       }
-      if (kt == stage_count - 1) {
+      if (kt == t_end) {
         c_last = clock64();
         t_last = dev::global_ns();
       }
@@ -117,15 +121,12 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
         const uint64_t db = dev::make_smem_desc_sw128(ring.b(s) + j * kBBytes, 16, 1024);
         dev::mma_k_block<Mma, kTileK / 16>(acc, da, db, 32, 32, kt > 0 || j > 0);
       }
-      // Stage kt - depth's groups are done (one a k-block); the later ones stay in flight.
+      // This warpgroup's stage `depth` turns back is done (a group a k-block); later ones stay in flight.
       wait_groups(mma_depth * stage_k_blocks);
-      if (kt >= mma_depth && lead) dev::mbarrier_arrive(ring.empty((s - mma_depth + stages) % stages));
+      const int back = kt - mma_depth * kKWays;
+      if (back >= 0 && lead) dev::mbarrier_arrive(ring.empty(back % stages));
     } else if (lead) {
       dev::mbarrier_arrive(ring.empty(s));
-    }
-    if (++s == stages) {
-      s = 0;
-      phase ^= 1;
     }
   }
   dev::wgmma_wait_group<0>();
@@ -138,18 +139,24 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64), 1)
     const uint32_t cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     out[cta * kOutWords + 0] = c_last - c_first;
     out[cta * kOutWords + 1] = t_last - t_first;
-    out[cta * kOutWords + 2] = (stage_count - 1 - t0) * stage_k_blocks;
+    out[cta * kOutWords + 2] = (t_end - t0) * stage_k_blocks;
   }
 }
 
 using Kernel = void (*)(CUtensorMap, CUtensorMap, int, int, int, bool, int, int, uint64_t*, float*);
 
-Kernel pick(int tile_m, int tile_n) {
-  if (tile_m == 64 && tile_n == 64) return ingest_kernel<64, 64>;
-  if (tile_m == 64 && tile_n == 128) return ingest_kernel<64, 128>;
-  if (tile_m == 128 && tile_n == 64) return ingest_kernel<128, 64>;
-  if (tile_m == 128 && tile_n == 128) return ingest_kernel<128, 128>;
-  if (tile_m == 128 && tile_n == 256) return ingest_kernel<128, 256>;
+Kernel pick(int tile_m, int tile_n, int k_ways) {
+  if (k_ways == 2) {
+    if (tile_m == 64 && tile_n == 64) return ingest_kernel<64, 64, 2>;
+    if (tile_m == 128 && tile_n == 64) return ingest_kernel<128, 64, 2>;
+    return nullptr;
+  }
+  if (k_ways != 1) return nullptr;
+  if (tile_m == 64 && tile_n == 64) return ingest_kernel<64, 64, 1>;
+  if (tile_m == 64 && tile_n == 128) return ingest_kernel<64, 128, 1>;
+  if (tile_m == 128 && tile_n == 64) return ingest_kernel<128, 64, 1>;
+  if (tile_m == 128 && tile_n == 128) return ingest_kernel<128, 128, 1>;
+  if (tile_m == 128 && tile_n == 256) return ingest_kernel<128, 256, 1>;
   return nullptr;
 }
 
@@ -199,22 +206,24 @@ int64_t ingest_smem_bytes(const IngestRequest& r) {
 
 std::string check_ingest_request(const IngestRequest& r) {
   if (r.m < 1 || r.n < 1 || r.k < 1) return "m, n and k must be >= 1";
-  if (pick(r.tile_m, r.tile_n) == nullptr)
+  if (pick(r.tile_m, r.tile_n, 1) == nullptr)
     return "tile " + std::to_string(r.tile_m) + "x" + std::to_string(r.tile_n) +
            " is not one of 64x64, 64x128, 128x64, 128x128, 128x256";
+  if (pick(r.tile_m, r.tile_n, r.k_ways) == nullptr)
+    return "K ways inside the CTA: 1, or 2 on the 64x64 and 128x64 tiles";
   if (r.splits < 1) return "splits must be >= 1";
   if (r.stages < 2) return "stages must be >= 2";
   if (r.stage_k_blocks != 1 && r.stage_k_blocks != 2) return "k-blocks a stage must be 1 or 2";
   if (r.chunked && r.stage_k_blocks < 2) return "one box a stage (chunked) needs 2 k-blocks a stage";
-  if (r.mma_depth < 1 || r.mma_depth > 3 || r.mma_depth >= r.stages)
-    return "MMA depth (stages whose MMAs stay in flight) must be 1..3 and below the stage count";
+  if (r.mma_depth < 1 || r.mma_depth > 3 || r.mma_depth * r.k_ways >= r.stages)
+    return "MMA depth (stages whose MMAs stay in flight) must be 1..3, and depth x K ways below the stage count";
   if (ingest_smem_bytes(r) > kSmemLimit)
     return std::to_string(r.stages) + " stages of " + std::to_string(r.stage_k_blocks) + " k-block(s) of " +
            std::to_string(r.tile_m) + "x" + std::to_string(r.tile_n) + " need " + std::to_string(ingest_smem_bytes(r)) + " bytes of shared memory (at most " +
            std::to_string(kSmemLimit) + ")";
   const int64_t per_split = int64_t(kTileK) * r.splits * r.stage_k_blocks;
-  if (r.k % per_split != 0 || r.k / per_split < 2)
-    return "k must be a multiple of 64 x splits x k-blocks a stage, with at least 2 stages' worth a split";
+  if (r.k % per_split != 0 || r.k / per_split < 2 * r.k_ways)
+    return "k must be a multiple of 64 x splits x k-blocks a stage, with at least 2 stages' worth a split (2 a K way)";
   if ((r.m + r.tile_m - 1) / r.tile_m > 65535 || (r.n + r.tile_n - 1) / r.tile_n > 65535 || r.splits > 65535)
     return "the grid is past 65535 CTAs in a dimension";
   if (r.iterations < 3) return "iterations must be >= 3";
@@ -262,7 +271,7 @@ Result<IngestPoint> measure_ingest(const IngestRequest& r) {
   DeviceBuffer out, sink;
   if (Status s = check(cudaMalloc(&out.p, int64_t(ctas) * kOutWords * 8), "cudaMalloc"); !s.ok()) return s;
   if (Status s = check(cudaMalloc(&sink.p, 16), "cudaMalloc"); !s.ok()) return s;
-  const Kernel kernel = pick(r.tile_m, r.tile_n);
+  const Kernel kernel = pick(r.tile_m, r.tile_n, r.k_ways);
   const int smem = static_cast<int>(ingest_smem_bytes(r));
   if (Status s = check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "smem attribute"); !s.ok())
     return s;
@@ -275,7 +284,7 @@ Result<IngestPoint> measure_ingest(const IngestRequest& r) {
   std::unique_ptr<cudaEvent_t, void (*)(cudaEvent_t*)> ev_guard(ev, [](cudaEvent_t* e) { cudaEventDestroy(e[0]); cudaEventDestroy(e[1]); });
   if (Status s = check(cudaDeviceSynchronize(), "fill"); !s.ok()) return s;
 
-  const int threads = 128 * (1 + r.tile_m / 64);
+  const int threads = 128 * (1 + r.tile_m / 64 * r.k_ways);
   int next = 0;
   auto launch = [&] {
     kernel<<<grid, threads, smem, st>>>(map_a[next], map_b[next], k_blocks, r.stages, r.stage_k_blocks, r.chunked,

@@ -25,6 +25,7 @@ struct IngestRequest {
   int stages = 8;
   int stage_k_blocks = 1;               // k-blocks of 64 a stage (1 or 2): one barrier round trip each
   bool chunked = false;                 // a stage's k-blocks in one 3D TMA box an operand (needs 2 a stage)
+  int k_ways = 1;                       // consumer warpgroups a 64 rows taking stages in turn (1, or 2 at N = 64)
   int mma_depth = 1;                    // stages whose MMAs stay in flight before the oldest is released (1..3)
   IngestMode mode = IngestMode::both;
   int iterations = 20;
