@@ -36,40 +36,51 @@ done
 timeout 60 $B/tcgemm profile --m=256 --n=512 --k=16384 --split_k_slices=4 --kernels='*bf16_64x64x64_s14_ws_splitk' \
   --providers=tcgemm,cublas --output=$W/p64.csv > $W/p64.txt 2>&1; echo "p64 rc=$?"; grep -E "tcgemm|cublas" $W/p64.txt | tail -3
 save
-# The consumer's MMA depth in the ws kernel itself (TCGEMM_DIAG_MMA_DEPTH=2: two k-blocks' wgmma groups
-# in flight, the stage two back released): correctness of the ws entries under it, their trace and
-# by-name times at both depths, then gemm() over session 48's narrow16 shapes at both depths.
-TCGEMM_DIAG_MMA_DEPTH=2 run_tests 'Forced/Sm90SplitKTiles*:Sm90SplitKTilesSmall*:Entries/Sm90Multicast*:Sm90NarrowMidM*:Forced/Sm90SplitK.*:AllLayouts/Sm90Wgmma*:Sm90PlannedPair*' 150
-cp $W/tests.log $W/tests_depth2.log
-for d in 1 2; do
-  e=sm90_wgmma_bf16_64x64x64_s14_ws_splitk
-  TCGEMM_DIAG_MMA_DEPTH=$d TCGEMM_TRACE_SHAPES=256x512x16384 TCGEMM_TRACE_SPLITS=4 TCGEMM_TRACE_KERNEL=$e TCGEMM_RESULTS_DIR=$W \
-    timeout 60 $B/tcgemm_gpu_tests --gtest_filter=Sm90WsTrace.TimelineOfRequestedShapes > $W/trace_d${d}_$e.txt 2>&1
-  echo "== trace depth $d $e rc=$?"; grep "\[trace\]" $W/trace_d${d}_$e.txt | grep -E "CTAs|first -> last|MHz"
+# Branch exp/k-ways (binaries *_kw): the ws kernel's 64x64 one-consumer tiles with two consumer
+# warpgroups taking the k-blocks in turn. Its trace and by-name times against main's, gemm() over
+# session 48's narrow16 shapes both ways, then its whole GPU suite.
+e=sm90_wgmma_bf16_64x64x64_s14_ws_splitk
+for v in "" _kw; do
+  TCGEMM_TRACE_SHAPES=256x512x16384 TCGEMM_TRACE_SPLITS=4 TCGEMM_TRACE_KERNEL=$e TCGEMM_RESULTS_DIR=$W \
+    timeout 60 $B/tcgemm_gpu_tests$v --gtest_filter=Sm90WsTrace.TimelineOfRequestedShapes > $W/trace${v}_$e.txt 2>&1
+  echo "== trace$v $e rc=$?"; grep "\[trace\]" $W/trace${v}_$e.txt | grep -E "CTAs|first -> last|MHz"
 done
-for i in 1 2; do for d in 1 2; do
-  TCGEMM_DIAG_MMA_DEPTH=$d timeout 60 $B/tcgemm profile --m=256 --n=512 --k=16384 --split_k_slices=4 \
-    --kernels='*bf16_64x64x64_s14_ws_splitk,*bf16_128x64x64_s9_ws_splitk,*bf16_64x64x64_s14_splitk_mc1x2' \
-    --providers=tcgemm,cublas --output=$W/pd${d}_$i.csv > $W/pd${d}_$i.txt 2>&1; echo "profile depth $d pass $i rc=$? t=$SECONDS"
+for i in 1 2; do for v in main kw; do
+  bin=tcgemm; [ $v = kw ] && bin=tcgemm_kw
+  timeout 60 $B/$bin profile --m=256 --n=512 --k=16384 --split_k_slices=4 \
+    --kernels='*bf16_64x64x64_s14_ws_splitk,*bf16_64x64x64_s14_splitk_mc1x2,*bf16_128x64x64_s9_ws_splitk' \
+    --providers=tcgemm,cublas --output=$W/pk_${v}_$i.csv > $W/pk_${v}_$i.txt 2>&1; echo "profile $v pass $i rc=$? t=$SECONDS"
 done; done
 python3 - "$W" <<'PY'
-import csv, glob, sys, statistics as st
+import csv, glob, sys
 w = sys.argv[1]; t = {}
-for fn in sorted(glob.glob(f"{w}/pd*_*.csv")):
-    d = fn.split('/')[-1][2]
+for fn in sorted(glob.glob(f"{w}/pk_*.csv")):
+    v = fn.split('/')[-1].split('_')[1]
     for r in csv.DictReader(open(fn)):
-        k = (r['provider'] + ' ' + r['kernel'], d)
-        t.setdefault(k, []).append(1000 * float(r['runtime_ms'] or 0))
-for k, v in sorted(t.items()): print('%-52s depth %s  us %s' % (k[0][:52], k[1], ' '.join('%.2f' % x for x in v)))
+        t.setdefault((r['provider'] + ' ' + r['kernel'], v), []).append(1000 * float(r['runtime_ms'] or 0))
+for k, x in sorted(t.items()): print('%-60s %-4s us %s' % (k[0][:60], k[1], ' '.join('%.2f' % y for y in x)))
 PY
-cp bench/device_calls/session48/narrow16.txt $W/ 2>/dev/null
-for d in 1 2; do
-  TCGEMM_DIAG_MMA_DEPTH=$d timeout 120 $B/tcgemm bench --suite=bench/device_calls/session48/narrow16.txt --kernels=gemm \
-    --output=$W/narrow16_d$d.csv > $W/narrow16_d$d.txt 2>&1
-  echo "narrow16 depth $d rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/narrow16_d$d.txt)"
+save
+for i in 1 2; do
+  for v in "" _kw; do
+    timeout 120 $B/tcgemm$v bench --suite=bench/device_calls/session48/narrow16.txt --kernels=gemm \
+      --output=$W/narrow16${v}_$i.csv > $W/narrow16${v}_$i.txt 2>&1
+    echo "narrow16$v pass $i rc=$? t=$SECONDS $(grep -h 'geomean ratio to cuBLAS over' $W/narrow16${v}_$i.txt)"
+  done
+  [ $SECONDS -lt 300 ] || break
 done
 save
-if [ $SECONDS -lt 200 ] && nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+suite_of tcgemm_gpu_tests_kw kw
+save
+# The branch under compute-sanitizer on its 64x64 entries at awkward sizes (as s49_2.sh), while time lasts.
+F='*sm90_wgmma_*_64x64x64_s14*_33x33x33:*sm90_wgmma_*_64x64x64_s14*_4097x64x129:*sm90_wgmma_*_64x64x64_s14*_33x1000x7:*sm90_wgmma_*_64x64x64_s14*NanAndInf*:Sm90SplitKTilesSmall*:Sm90NarrowMidM*'
+for t in memcheck racecheck synccheck; do
+  [ $SECONDS -lt 420 ] || { echo "$t skipped t=$SECONDS"; continue; }
+  timeout 100 compute-sanitizer --tool $t --error-exitcode 9 $B/tcgemm_gpu_tests_kw --gtest_brief=1 --gtest_filter="$F" > $W/san_kw_$t.log 2>&1
+  echo "$t rc=$? t=$SECONDS"; grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|tests from .* ran|PASSED|FAILED' $W/san_kw_$t.log | head -4
+done
+save
+if [ $SECONDS -lt 120 ] && nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
   bash "$(dirname "$0")/../session47/s47_5.sh" 2>&1 | tail -25
 fi
 echo "done t=$SECONDS"; save
