@@ -274,15 +274,6 @@ int32_t l2_hint_mode() {
   return h;
 }
 
-// Params::mma_depth: 1 unless TCGEMM_DIAG_MMA_DEPTH=2 (diagnosis, session 49).
-int32_t mma_depth_mode() {
-  static const int32_t d = [] {
-    const char* v = std::getenv("TCGEMM_DIAG_MMA_DEPTH");
-    return v != nullptr && *v == '2' ? 2 : 1;
-  }();
-  return d;
-}
-
 Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blocks_per_split, int splits,
                    float* partials, bool allow_direct_store, const InCopy* copy = nullptr,
                    const Sm90ClusterSplit* cs = nullptr, Sm90Multicast mc = {}, uint32_t* fold_counters = nullptr) {
@@ -385,7 +376,6 @@ Status launch_impl(const GemmArgs& args, DType input, Sm90WsVariant v, int k_blo
   p.mc_m = mc.m;
   p.mc_n = mc.n;
   p.l2_hint = l2_hint_mode();
-  p.mma_depth = mma_depth_mode();
   if (in_cluster) {
     if (Status st = check_cluster_split(*cs, k_blocks, p.tiles_m * p.tiles_n, v); !st.ok()) return st;
   }

@@ -204,9 +204,6 @@ struct Params {
   // where 1 cost 128x8192x28672's split-K tile 4% (bench/NOTES.md, runs 210-212); 4 (the
   // default): as 1 on the one-consumer tiles, as 2 on the others (run 212: 2-5% on split-K).
   int32_t l2_hint;
-  // Diagnosis (TCGEMM_DIAG_MMA_DEPTH=2): a consumer keeps two k-blocks' wgmma groups in flight and
-  // releases the stage two back, instead of one (bench/NOTES.md, session 49). 1 unless asked.
-  int32_t mma_depth;
   // Split-K's reduce in this grid (slab_fold.cuh), with f32 slabs only: the tile's `splits` CTAs
   // meet at counters[blockIdx.x] and write `out` (the caller's D, C, alpha, beta); slab z is
   // slab_floats floats past slab z-1. counters nullptr: off (splitk_reduce runs after the grid).
@@ -530,8 +527,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
 #pragma unroll
     for (int i = 0; i < C::kAccumulators; ++i) acc[i] = 0.0f;
 
-    int s = 0, prev = 0, prev2 = 0;
-    const bool depth2 = p.mma_depth == 2 && kRing > 2;
+    int s = 0, prev = 0;
     uint32_t phase = 0;
     uint64_t t_first = 0, t_last = 0, c_first = 0;
     // Multicast: the empty barriers of the CTAs that load into this one (the other CTA of its tile
@@ -553,17 +549,13 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kALbo, kSbo);
       const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kBLbo, kSbo);
       dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, kAStepK, kBStepK, kt > 0);
-      // Keep this k-tile's MMAs in flight (and the previous one's at depth 2); the k-tile before
-      // them has finished reading its stage.
-      if (depth2) dev::wgmma_wait_group<2>();
-      else dev::wgmma_wait_group<1>();
-      const int rel = depth2 ? prev2 : prev;
-      if (kt >= (depth2 ? 2 : 1) && lane == 0) {
-        dev::mbarrier_arrive(ring.empty(rel));
-        if (multicast && mc_n > 1) dev::mbarrier_arrive_cluster(peer_a_empty + 8 * rel);
-        if (multicast && mc_m > 1) dev::mbarrier_arrive_cluster(peer_b_empty + 8 * rel);
+      // Keep this k-tile's MMAs in flight; the previous one has finished reading its stage.
+      dev::wgmma_wait_group<1>();
+      if (kt > 0 && lane == 0) {
+        dev::mbarrier_arrive(ring.empty(prev));
+        if (multicast && mc_n > 1) dev::mbarrier_arrive_cluster(peer_a_empty + 8 * prev);
+        if (multicast && mc_m > 1) dev::mbarrier_arrive_cluster(peer_b_empty + 8 * prev);
       }
-      prev2 = prev;
       prev = s;
       if (++s == kRing) {
         s = 0;
@@ -571,13 +563,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       }
     }
     dev::wgmma_wait_group<0>();
-    // Multicast: the last stage released too (the last two at depth 2), which the producers' tails
-    // (theirs and the peers') wait for before their CTAs may exit.
-    if (multicast && depth2 && k_tiles > 1 && lane == 0) {
-      dev::mbarrier_arrive(ring.empty(prev2));
-      if (mc_n > 1) dev::mbarrier_arrive_cluster(peer_a_empty + 8 * prev2);
-      if (mc_m > 1) dev::mbarrier_arrive_cluster(peer_b_empty + 8 * prev2);
-    }
+    // Multicast: the last stage released too, which the producers' tails (theirs and the peers')
+    // wait for before their CTAs may exit.
     if (multicast && k_tiles > 0 && lane == 0) {
       dev::mbarrier_arrive(ring.empty(prev));
       if (mc_n > 1) dev::mbarrier_arrive_cluster(peer_a_empty + 8 * prev);
