@@ -102,9 +102,12 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64 * kKWays), 1)
   // The timed span, in warpgroup 1's own stages (way 0): MMAs alone start past the first round's loads.
   const int t_end = (stage_count - 1) / kKWays * kKWays;
   const int t0 = min(((loads ? 0 : stages) + kKWays - 1) / kKWays * kKWays, t_end - kKWays);
-  for (int kt = way; kt < stage_count; kt += kKWays) {
-    const int s = kt % stages;
-    dev::mbarrier_wait(ring.full(s), (kt / stages) & 1);
+  // Counters, not kt % stages: a run-time division a k-block put ~400 cycles of dependent latency
+  // in front of every stage's wait and MMAs (run 274 read that as the hardware's; bench/NOTES.md).
+  int s = way, rs = way, own = 0;  // this way's next stage; the stage it releases next
+  uint32_t phase = 0;
+  for (int kt = way; kt < stage_count; kt += kKWays, ++own) {
+    dev::mbarrier_wait(ring.full(s), phase);
     if (threadIdx.x == 128) {
       if (kt == t0) {
         c_first = clock64();
@@ -119,14 +122,22 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64 * kKWays), 1)
       for (int j = 0; j < stage_k_blocks; ++j) {
         const uint64_t da = dev::make_smem_desc_sw128(ring.a(s) + j * kABytes + a_offset, 16, 1024);
         const uint64_t db = dev::make_smem_desc_sw128(ring.b(s) + j * kBBytes, 16, 1024);
-        dev::mma_k_block<Mma, kTileK / 16>(acc, da, db, 32, 32, kt > 0 || j > 0);
+        dev::mma_k_block<Mma, kTileK / 16>(acc, da, db, 32, 32, own > 0 || j > 0);
       }
       // This warpgroup's stage `depth` turns back is done (a group a k-block); later ones stay in flight.
       wait_groups(mma_depth * stage_k_blocks);
-      const int back = kt - mma_depth * kKWays;
-      if (back >= 0 && lead) dev::mbarrier_arrive(ring.empty(back % stages));
+      if (own >= mma_depth) {
+        if (lead) dev::mbarrier_arrive(ring.empty(rs));
+        rs += kKWays;
+        if (rs >= stages) rs -= stages;
+      }
     } else if (lead) {
       dev::mbarrier_arrive(ring.empty(s));
+    }
+    s += kKWays;
+    if (s >= stages) {
+      s -= stages;
+      phase ^= 1;
     }
   }
   dev::wgmma_wait_group<0>();
