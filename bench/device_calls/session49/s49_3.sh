@@ -2,8 +2,8 @@
 # Run 275 (session 49): the ingest probe again, its consumer stepping the ring by counters (run 274's
 # probe, kept as tcgemm_div, divided kt by the stage count twice a k-block: its mma and tma readings
 # of ~820 and ~410 cycles a k-block may be that). Both probes side by side at 64x64, then the new one
-# over tiles, stage layouts and K ways, our ws kernel's trace and by-name time beside cuBLAS, and on
-# an H200 session 47's targets call.
+# over tiles, stage layouts and K ways, our ws kernel's trace and by-name time beside cuBLAS, 
+# (no time left this session for session 47's H200 call).
 source "$(dirname "$0")/../session17/common.sh"
 save() { tar -C $W -czf $OUT/$(basename "$0" .sh).tar.gz --exclude='*.ncu-rep' .; }
 run_tests 'IngestProbe*' 60
@@ -31,7 +31,4 @@ echo "== trace $e rc=$?"; grep "\[trace\]" $W/trace_$e.txt | grep -E "CTAs|first
 timeout 60 $B/tcgemm profile --m=256 --n=512 --k=16384 --split_k_slices=4 --kernels="*bf16_64x64x64_s14_ws_splitk" \
   --providers=tcgemm,cublas --output=$W/p64.csv > $W/p64.txt 2>&1; echo "p64 rc=$?"; grep -E "^m=" $W/p64.txt | awk '{print $(NF-5), $(NF-4), $NF}'
 save
-if [ $SECONDS -lt 150 ] && nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  bash "$(dirname "$0")/../session47/s47_5.sh" 2>&1 | tail -25
-fi
 echo "done t=$SECONDS"; save
