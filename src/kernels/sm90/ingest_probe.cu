@@ -102,8 +102,8 @@ __global__ void __launch_bounds__(128 * (1 + kTileM / 64 * kKWays), 1)
   // The timed span, in warpgroup 1's own stages (way 0): MMAs alone start past the first round's loads.
   const int t_end = (stage_count - 1) / kKWays * kKWays;
   const int t0 = min(((loads ? 0 : stages) + kKWays - 1) / kKWays * kKWays, t_end - kKWays);
-  // Counters, not kt % stages: a run-time division a k-block put ~400 cycles of dependent latency
-  // in front of every stage's wait and MMAs (run 274 read that as the hardware's; bench/NOTES.md).
+  // Counters, not kt % stages, as the ws kernel: run 274's probe divided here twice a k-block and read
+  // twice the GEMM's own cycles a k-block (bench/NOTES.md, session 49).
   int s = way, rs = way, own = 0;  // this way's next stage; the stage it releases next
   uint32_t phase = 0;
   for (int kt = way; kt < stage_count; kt += kKWays, ++own) {
