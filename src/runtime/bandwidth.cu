@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "runtime/cuda_checks.hpp"
+
 namespace tcgemm {
 namespace {
 
@@ -70,14 +72,6 @@ __global__ void fill_words(uint4* dst, int64_t words, uint32_t seed) {
   }
 }
 
-Status check(cudaError_t e, const char* what) {
-  return e == cudaSuccess ? Status::success() : Status(StatusCode::cuda_error, std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-struct DeviceBuffer {
-  void* p = nullptr;
-  ~DeviceBuffer() { if (p) cudaFree(p); }
-};
 struct EventPair {
   cudaEvent_t e = nullptr;
   ~EventPair() { if (e) cudaEventDestroy(e); }
@@ -101,15 +95,11 @@ Result<std::vector<BandwidthPoint>> measure_bandwidth(const BandwidthRequest& r)
   if (r.iterations < 3) return Status::invalid("--iterations must be >= 3");
   for (int g : r.grids)
     if (g < 1 || g > (1 << 20)) return Status::invalid("--grids: every CTA count must be 1..1048576 (got " + std::to_string(g) + ")");
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    (void)cudaGetLastError();
-    return Status(StatusCode::no_device, "no CUDA GPU is present: measuring bandwidth needs one");
-  }
+  if (Status s = require_gpu("measuring bandwidth"); !s.ok()) return s;
   int dev = 0, sms = 0, l2 = 0;
-  if (Status s = check(cudaGetDevice(&dev), "cudaGetDevice"); !s.ok()) return s;
-  if (Status s = check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "SM count"); !s.ok()) return s;
-  if (Status s = check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "L2 size"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaGetDevice(&dev), "cudaGetDevice"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "SM count"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "L2 size"); !s.ok()) return s;
   std::vector<int> grids = r.grids;
   if (grids.empty()) grids = {128, sms, 2 * sms, 4 * sms, 8 * sms};
 
@@ -119,15 +109,15 @@ Result<std::vector<BandwidthPoint>> measure_bandwidth(const BandwidthRequest& r)
   std::vector<DeviceBuffer> src(nbuf), dst(nbuf);
   DeviceBuffer sink;
   for (int i = 0; i < nbuf; ++i) {
-    if (Status s = check(cudaMalloc(&src[i].p, r.bytes), "cudaMalloc"); !s.ok()) return s;
-    if (Status s = check(cudaMalloc(&dst[i].p, r.bytes), "cudaMalloc"); !s.ok()) return s;
+    if (Status s = cuda_check(cudaMalloc(&src[i].p, r.bytes), "cudaMalloc"); !s.ok()) return s;
+    if (Status s = cuda_check(cudaMalloc(&dst[i].p, r.bytes), "cudaMalloc"); !s.ok()) return s;
     fill_words<<<4 * sms, 256>>>(static_cast<uint4*>(src[i].p), words, 0x1234u + i);
   }
-  if (Status s = check(cudaMalloc(&sink.p, 16), "cudaMalloc"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaMalloc(&sink.p, 16), "cudaMalloc"); !s.ok()) return s;
   cudaStream_t st = nullptr;
-  if (Status s = check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate"); !s.ok()) return s;
   std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream_guard(st, [](cudaStream_t x) { cudaStreamDestroy(x); });
-  if (Status s = check(cudaDeviceSynchronize(), "fill"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaDeviceSynchronize(), "fill"); !s.ok()) return s;
 
   std::vector<BandwidthPoint> out;
   int next = 0;
@@ -148,7 +138,7 @@ Result<std::vector<BandwidthPoint>> measure_bandwidth(const BandwidthRequest& r)
   };
   std::vector<EventPair> ev(static_cast<std::size_t>(r.iterations) + 1);
   for (EventPair& e : ev)
-    if (Status s = check(cudaEventCreate(&e.e), "cudaEventCreate"); !s.ok()) return s;
+    if (Status s = cuda_check(cudaEventCreate(&e.e), "cudaEventCreate"); !s.ok()) return s;
 
   for (StreamKind k : r.kinds) {
     const std::vector<int> these = k == StreamKind::memcpy ? std::vector<int>{0} : grids;
@@ -156,25 +146,25 @@ Result<std::vector<BandwidthPoint>> measure_bandwidth(const BandwidthRequest& r)
       // Warm-up: keep the GPU busy for warmup_ms so its clocks settle before timing.
       float spent = 0;
       while (spent < r.warmup_ms) {
-        if (Status s = check(cudaEventRecord(ev[0].e, st), "cudaEventRecord"); !s.ok()) return s;
+        if (Status s = cuda_check(cudaEventRecord(ev[0].e, st), "cudaEventRecord"); !s.ok()) return s;
         for (int i = 0; i < 20; ++i)
-          if (Status s = check(launch(k, grid), "launch"); !s.ok()) return s;
-        if (Status s = check(cudaEventRecord(ev[1].e, st), "cudaEventRecord"); !s.ok()) return s;
-        if (Status s = check(cudaEventSynchronize(ev[1].e), "warm-up"); !s.ok()) return s;
+          if (Status s = cuda_check(launch(k, grid), "launch"); !s.ok()) return s;
+        if (Status s = cuda_check(cudaEventRecord(ev[1].e, st), "cudaEventRecord"); !s.ok()) return s;
+        if (Status s = cuda_check(cudaEventSynchronize(ev[1].e), "warm-up"); !s.ok()) return s;
         float ms = 0;
         (void)cudaEventElapsedTime(&ms, ev[0].e, ev[1].e);
         spent += ms;
       }
-      if (Status s = check(cudaEventRecord(ev[0].e, st), "cudaEventRecord"); !s.ok()) return s;
+      if (Status s = cuda_check(cudaEventRecord(ev[0].e, st), "cudaEventRecord"); !s.ok()) return s;
       for (int i = 0; i < r.iterations; ++i) {
-        if (Status s = check(launch(k, grid), "launch"); !s.ok()) return s;
-        if (Status s = check(cudaEventRecord(ev[i + 1].e, st), "cudaEventRecord"); !s.ok()) return s;
+        if (Status s = cuda_check(launch(k, grid), "launch"); !s.ok()) return s;
+        if (Status s = cuda_check(cudaEventRecord(ev[i + 1].e, st), "cudaEventRecord"); !s.ok()) return s;
       }
-      if (Status s = check(cudaEventSynchronize(ev.back().e), "timed runs"); !s.ok()) return s;
+      if (Status s = cuda_check(cudaEventSynchronize(ev.back().e), "timed runs"); !s.ok()) return s;
       std::vector<double> t(static_cast<std::size_t>(r.iterations));
       for (int i = 0; i < r.iterations; ++i) {
         float ms = 0;
-        if (Status s = check(cudaEventElapsedTime(&ms, ev[i].e, ev[i + 1].e), "cudaEventElapsedTime"); !s.ok()) return s;
+        if (Status s = cuda_check(cudaEventElapsedTime(&ms, ev[i].e, ev[i + 1].e), "cudaEventElapsedTime"); !s.ok()) return s;
         t[i] = ms * 1e3;
       }
       std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());

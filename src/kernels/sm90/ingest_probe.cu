@@ -12,6 +12,7 @@
 #include "kernels/common/tensor_map.hpp"
 #include "kernels/common/tma.cuh"
 #include "kernels/common/wgmma.cuh"
+#include "runtime/cuda_checks.hpp"
 
 namespace tcgemm {
 namespace {
@@ -179,14 +180,6 @@ __global__ void fill_bf16(__nv_bfloat16* p, int64_t n, uint32_t seed) {
   }
 }
 
-Status check(cudaError_t e, const char* what) {
-  return e == cudaSuccess ? Status::success() : Status(StatusCode::cuda_error, std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-struct DeviceBuffer {
-  void* p = nullptr;
-  ~DeviceBuffer() { if (p) cudaFree(p); }
-};
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -243,16 +236,12 @@ std::string check_ingest_request(const IngestRequest& r) {
 
 Result<IngestPoint> measure_ingest(const IngestRequest& r) {
   if (std::string e = check_ingest_request(r); !e.empty()) return Status::invalid(e);
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    (void)cudaGetLastError();
-    return Status(StatusCode::no_device, "no CUDA GPU is present: the ingest probe needs one");
-  }
+  if (Status s = require_gpu("the ingest probe"); !s.ok()) return s;
   int dev = 0, major = 0, l2 = 0;
-  if (Status s = check(cudaGetDevice(&dev), "cudaGetDevice"); !s.ok()) return s;
-  if (Status s = check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "cc"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaGetDevice(&dev), "cudaGetDevice"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), "cc"); !s.ok()) return s;
   if (major != 9) return Status::unsupported("the ingest probe uses TMA and wgmma: it needs an sm_90 GPU");
-  if (Status s = check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "L2 size"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "L2 size"); !s.ok()) return s;
 
   // Operand sets rotated so that a launch does not find the previous launch's bytes in L2.
   const int64_t bytes = (r.m + r.n) * r.k * 2;
@@ -260,8 +249,8 @@ Result<IngestPoint> measure_ingest(const IngestRequest& r) {
   std::vector<DeviceBuffer> a(sets), b(sets);
   std::vector<CUtensorMap> map_a(sets), map_b(sets);
   for (int i = 0; i < sets; ++i) {
-    if (Status s = check(cudaMalloc(&a[i].p, r.m * r.k * 2), "cudaMalloc"); !s.ok()) return s;
-    if (Status s = check(cudaMalloc(&b[i].p, r.n * r.k * 2), "cudaMalloc"); !s.ok()) return s;
+    if (Status s = cuda_check(cudaMalloc(&a[i].p, r.m * r.k * 2), "cudaMalloc"); !s.ok()) return s;
+    if (Status s = cuda_check(cudaMalloc(&b[i].p, r.n * r.k * 2), "cudaMalloc"); !s.ok()) return s;
     fill_bf16<<<256, 256>>>(static_cast<__nv_bfloat16*>(a[i].p), r.m * r.k, 17u + i);
     fill_bf16<<<256, 256>>>(static_cast<__nv_bfloat16*>(b[i].p), r.n * r.k, 91u + i);
     Result<TensorMap2d> ma =
@@ -280,20 +269,20 @@ Result<IngestPoint> measure_ingest(const IngestRequest& r) {
   const int ctas = static_cast<int>(grid.x * grid.y * grid.z);
   const int k_blocks = static_cast<int>(r.k / kTileK / r.splits);
   DeviceBuffer out, sink;
-  if (Status s = check(cudaMalloc(&out.p, int64_t(ctas) * kOutWords * 8), "cudaMalloc"); !s.ok()) return s;
-  if (Status s = check(cudaMalloc(&sink.p, 16), "cudaMalloc"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaMalloc(&out.p, int64_t(ctas) * kOutWords * 8), "cudaMalloc"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaMalloc(&sink.p, 16), "cudaMalloc"); !s.ok()) return s;
   const Kernel kernel = pick(r.tile_m, r.tile_n, r.k_ways);
   const int smem = static_cast<int>(ingest_smem_bytes(r));
-  if (Status s = check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "smem attribute"); !s.ok())
+  if (Status s = cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "smem attribute"); !s.ok())
     return s;
   cudaStream_t st = nullptr;
-  if (Status s = check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate"); !s.ok()) return s;
   std::unique_ptr<CUstream_st, void (*)(cudaStream_t)> stream_guard(st, [](cudaStream_t x) { cudaStreamDestroy(x); });
   cudaEvent_t ev[2] = {nullptr, nullptr};
   for (cudaEvent_t& e : ev)
-    if (Status s = check(cudaEventCreate(&e), "cudaEventCreate"); !s.ok()) return s;
+    if (Status s = cuda_check(cudaEventCreate(&e), "cudaEventCreate"); !s.ok()) return s;
   std::unique_ptr<cudaEvent_t, void (*)(cudaEvent_t*)> ev_guard(ev, [](cudaEvent_t* e) { cudaEventDestroy(e[0]); cudaEventDestroy(e[1]); });
-  if (Status s = check(cudaDeviceSynchronize(), "fill"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaDeviceSynchronize(), "fill"); !s.ok()) return s;
 
   const int threads = 128 * (1 + r.tile_m / 64 * r.k_ways);
   int next = 0;
@@ -309,13 +298,13 @@ Result<IngestPoint> measure_ingest(const IngestRequest& r) {
     cudaEventRecord(ev[0], st);
     launch();
     cudaEventRecord(ev[1], st);
-    if (Status s = check(cudaEventSynchronize(ev[1]), "ingest kernel"); !s.ok()) return s;
+    if (Status s = cuda_check(cudaEventSynchronize(ev[1]), "ingest kernel"); !s.ok()) return s;
     float ms = 0;
     cudaEventElapsedTime(&ms, ev[0], ev[1]);
     us.push_back(1000.0 * ms);
   }
   std::vector<uint64_t> words(size_t(ctas) * kOutWords);
-  if (Status s = check(cudaMemcpy(words.data(), out.p, words.size() * 8, cudaMemcpyDeviceToHost), "copy out"); !s.ok()) return s;
+  if (Status s = cuda_check(cudaMemcpy(words.data(), out.p, words.size() * 8, cudaMemcpyDeviceToHost), "copy out"); !s.ok()) return s;
   std::vector<double> cyc, mhz;
   for (int c = 0; c < ctas; ++c) {
     cyc.push_back(double(words[c * kOutWords]) / double(std::max<uint64_t>(1, words[c * kOutWords + 2])));
