@@ -98,12 +98,15 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
 
   std::map<std::string, std::set<std::string>> families_seen;  // arch -> {"wmma_", ...}
   int streamk_functions = 0, tiny_functions = 0, tall_functions = 0, skinny_functions = 0, one_consumer_ws = 0;
-  // wgmma_tma_ws_kernel<In, TileN, Stages, Consumers = 1, 6 flags, kMc = false>: the decode and
-  // mid-M tiles, whose plain TMA loads carry L2 policies (bench/NOTES.md, run 211).
-  const std::regex one_consumer_ws_name("wgmma_tma_ws_kernel.*ELi[0-9]+ELi[0-9]+ELi1(ELb[01]){6}ELb0EE");
+  // wgmma_tma_ws_kernel<In, TileN, Stages, Consumers = 1, 6 flags, kMc = false, StageKBlocks = 1>:
+  // the decode and mid-M tiles, whose plain TMA loads carry L2 policies (bench/NOTES.md, run 211).
+  const std::regex one_consumer_ws_name("wgmma_tma_ws_kernel.*ELi[0-9]+ELi[0-9]+ELi1(ELb[01]){6}ELb0ELi1EE");
+  // ...<..., StageKBlocks = 2>: the two-k-block-stage split tiles (session 50).
+  const std::regex wide_stage_ws_name("wgmma_tma_ws_kernel.*(ELb[01]){7}ELi2EE");
+  int wide_stage_ws = 0;
   // ...<In, TileN, Stages, Consumers, 6 flags, kMc = true>: the multicast instances, whose multicast
   // loads carry L2 policies on the 128x128 and 128x256 tiles only (run 222).
-  const std::regex multicast_ws_name("wgmma_tma_ws_kernel.*ELi([0-9]+)ELi[0-9]+ELi([0-9])(ELb[01]){6}ELb1EE");
+  const std::regex multicast_ws_name("wgmma_tma_ws_kernel.*ELi([0-9]+)ELi[0-9]+ELi([0-9])(ELb[01]){6}ELb1ELi1EE");
   int multicast_ws = 0;
   // The persistent cluster and pingpong kernels' cluster barriers carry no release (runs 245-246:
   // MEMBAR.ALL.GPU at both ends cost the tall tile's CTAs 1.2-1.3 us); only the stream-K instances
@@ -117,6 +120,7 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
       ++one_consumer_ws;
       EXPECT_GT(f.tma_policy_loads, 0) << name << ": no TMA load with an L2 policy (L2::cache_hint)";
     }
+    if (arch == "sm_90a" && std::regex_search(name, wide_stage_ws_name)) ++wide_stage_ws;
     if (std::smatch m; arch == "sm_90a" && std::regex_search(name, m, multicast_ws_name)) {
       ++multicast_ws;
       const bool hinted = std::stoi(m[2]) == 2 && std::stoi(m[1]) >= 128;
@@ -170,6 +174,7 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   EXPECT_EQ(tiny_functions, 16) << "tiny_gemm.cu: bf16/f16 x 1/4/8/16 rows x lanes along K/N expected";
   EXPECT_EQ(skinny_functions, 8) << "skinny_gemm.cu: bf16/f16 x 8/16 rows x realigned or not expected";
   EXPECT_EQ(multicast_ws, 5) << "wgmma_tma_ws.cu: bf16 multicast instances of 128x256, 128x128, 128x64, 64x64 and 64x32";
+  EXPECT_EQ(wide_stage_ws, 3) << "wgmma_tma_ws.cu: bf16 two-k-block-stage 64x64, 128x64 and 128x128 split tiles";
   EXPECT_EQ(one_consumer_ws, 12) << "wgmma_tma_ws.cu: bf16/f16 x 16/32/64-wide x A K-/MN-major one-consumer tiles expected";
   for (const char* arch : {"sm_80", "sm_90a"})
     for (const char* family : {"wmma_", "mma_sync_"})

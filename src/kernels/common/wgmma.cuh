@@ -176,4 +176,26 @@ __device__ __forceinline__ void mma_k_block(float (&acc)[Mma::kAccumulators], ui
   for (int i = 0; i < Mma::kAccumulators; ++i) fence_operand(acc[i]);
 }
 
+// A stage of kBlocks k-blocks (k-block j's operands a_block and b_block bytes past block 0's) as
+// one commit group: the caller's wait_group counts stages. Never under a run-time branch: ptxas
+// serializes every wgmma of a kernel that has some in a path it cannot prove warp-uniform (C7520),
+// so a split's short last stage is padded with zero k-blocks by its producer instead.
+template <class Mma, int kSteps, int kBlocks>
+__device__ __forceinline__ void mma_k_blocks(float (&acc)[Mma::kAccumulators], uint64_t desc_a, uint64_t desc_b,
+                                             uint32_t a_step, uint32_t b_step, uint32_t a_block, uint32_t b_block,
+                                             bool accumulate) {
+#pragma unroll
+  for (int i = 0; i < Mma::kAccumulators; ++i) fence_operand(acc[i]);
+  wgmma_fence();
+#pragma unroll
+  for (int j = 0; j < kBlocks; ++j)
+#pragma unroll
+    for (int kk = 0; kk < kSteps; ++kk)
+      Mma::mma(acc, desc_advance(desc_a, j * a_block + kk * a_step), desc_advance(desc_b, j * b_block + kk * b_step),
+               (accumulate || j > 0 || kk > 0) ? 1u : 0u);
+  wgmma_commit_group();
+#pragma unroll
+  for (int i = 0; i < Mma::kAccumulators; ++i) fence_operand(acc[i]);
+}
+
 }  // namespace tcgemm::dev

@@ -45,7 +45,9 @@ namespace {
 // V: the tile variant of wgmma_tma_ws.cu (128x256 s4 unless a sweep point or narrow tile).
 template <DType In, bool kDirectStore = false, Sm90WsVariant V = Sm90WsVariant{}>
 KernelEntry ws_entry(std::string_view name) {
-  KernelEntry e = wgmma_entry(name, In, sm90_wgmma_ws_shape(In, V));
+  Sm90WsShape tile = sm90_wgmma_ws_shape(In, V);
+  tile.tile_k *= V.stage_k_blocks;  // a stage's K, as listed (the launch counts 64-wide k-blocks)
+  KernelEntry e = wgmma_entry(name, In, tile);
   e.supports = [](const GemmDesc& g) { return sm90_wgmma_ws_supports(g, In, V); };
   e.launch = [](const GemmArgs& a) { return sm90_wgmma_ws_launch(a, In, kDirectStore || !(V == Sm90WsVariant{}), V); };
   e.function = [] { return sm90_wgmma_ws_function(In, kDirectStore, V); };
@@ -496,6 +498,15 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   constexpr Sm90WsVariant k64x64{64, 14, 1};
   table.push_back(splitk_entry<DType::bf16, k64x64>("sm90_wgmma_bf16_64x64x64_s14_ws_splitk"));
   table.push_back(repack_splitk_entry<DType::bf16, k64x64>("sm90_wgmma_bf16_64x64x64_s14_ws_repack_splitk"));
+  // Stages of two k-blocks (K 128 a stage, one barrier round trip for both): TMA alone took
+  // 372 cycles a one-k-block stage of the 64x64 tile, 237-242 a k-block with two (run 275); by name
+  // until measured in the GEMM.
+  constexpr Sm90WsVariant k64x64x2{.tile_n = 64, .stages = 7, .consumers = 1, .stage_k_blocks = 2};
+  constexpr Sm90WsVariant k128x64x2{.tile_n = 64, .stages = 4, .consumers = 2, .stage_k_blocks = 2};
+  constexpr Sm90WsVariant k128x128x2{.tile_n = 128, .stages = 3, .consumers = 2, .stage_k_blocks = 2};
+  table.push_back(splitk_entry<DType::bf16, k64x64x2>("sm90_wgmma_bf16_64x64x128_s7_ws_splitk"));
+  table.push_back(splitk_entry<DType::bf16, k128x64x2>("sm90_wgmma_bf16_128x64x128_s4_ws_splitk"));
+  table.push_back(splitk_entry<DType::bf16, k128x128x2>("sm90_wgmma_bf16_128x128x128_s3_ws_splitk"));
   add_sm90_multicast_kernels(table);
   add_sm90_tiny_kernels(table);
   add_sm90_skinny_kernels(table);

@@ -24,12 +24,14 @@ using namespace sm90_ws;  // NOLINT(google-build-using-namespace): this file is 
 // The compiled instances. Each (tile N, stages) variant is one of three sets, to keep the build
 // lean: the full set (every layout, the register-store epilogue, tf32), the narrow set (B K-major,
 // A either way: what swap-A/B needs), and sweep points (A and B K-major, bf16 only).
-enum class InstanceSet { full, narrow, sweep };
+// Two-k-block stages (KB = 2) are a set of their own: bf16, K-major A and B by TMA, no multicast.
+enum class InstanceSet { full, narrow, sweep, wide_stage };
 
-template <int N, int S, int Consumers = 2>
+template <int N, int S, int Consumers = 2, int KB = 1>
 struct Variant {
-  static constexpr int kTileN = N, kStages = S, kConsumers = Consumers;
-  static constexpr InstanceSet kSet = (N == 256 && S == 4 && Consumers == 2) ? InstanceSet::full
+  static constexpr int kTileN = N, kStages = S, kConsumers = Consumers, kStageKBlocks = KB;
+  static constexpr InstanceSet kSet = KB > 1                                    ? InstanceSet::wide_stage
+                                      : (N == 256 && S == 4 && Consumers == 2) ? InstanceSet::full
                                       : S == max_stages<N, Consumers>()       ? InstanceSet::narrow
                                                                               : InstanceSet::sweep;
 };
@@ -37,7 +39,7 @@ struct Variant {
 // Calls f(Variant<N, S>{}) for the compiled variant v names; false when there is none.
 template <class F>
 bool visit_variant(Sm90WsVariant v, F&& f) {
-  switch (v.consumers * 100000 + v.tile_n * 100 + v.stages) {
+  switch ((v.stage_k_blocks - 1) * 1000000 + v.consumers * 100000 + v.tile_n * 100 + v.stages) {
     case 200000 + 256 * 100 + 4: f(Variant<256, 4>{}); return true;
     case 200000 + 256 * 100 + 3: f(Variant<256, 3>{}); return true;
     case 200000 + 128 * 100 + 4: f(Variant<128, 4>{}); return true;
@@ -50,6 +52,9 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
     case 100000 + 16 * 100 + max_stages<16, 1>(): f(Variant<16, max_stages<16, 1>(), 1>{}); return true;
     case 100000 + 64 * 100 + max_stages<64, 1>(): f(Variant<64, max_stages<64, 1>(), 1>{}); return true;
     case 400000 + 64 * 100 + max_stages<64, 4>(): f(Variant<64, max_stages<64, 4>(), 4>{}); return true;
+    case 1100000 + 64 * 100 + max_stages<64, 1, 2>(): f(Variant<64, max_stages<64, 1, 2>(), 1, 2>{}); return true;
+    case 1200000 + 64 * 100 + max_stages<64, 2, 2>(): f(Variant<64, max_stages<64, 2, 2>(), 2, 2>{}); return true;
+    case 1200000 + 128 * 100 + max_stages<128, 2, 2>(): f(Variant<128, max_stages<128, 2, 2>(), 2, 2>{}); return true;
     default: return false;
   }
 }
@@ -59,14 +64,14 @@ template <WgmmaInput In, class V, bool kAMnMajor, bool kBMnMajor, bool kDirectSt
 const void* kernel_function() {
   return reinterpret_cast<const void*>(&wgmma_tma_ws_kernel<In, V::kTileN, V::kStages, V::kConsumers, kAMnMajor,
                                                             kBMnMajor, kDirectStore, kThreadLoads, kRowClassLoads,
-                                                            kInCopy, kMc>);
+                                                            kInCopy, kMc, V::kStageKBlocks>);
 }
 
 // The multicast instances: bf16, K-major A and B, the tiles register_multicast.cu names (128x256
 // s4, 128x128 and 128x64 at their most stages, the one-consumer 64x64 and 64x32).
 template <WgmmaInput In, class V>
 const void* find_multicast_instance(bool a_mn_major, bool b_mn_major) {
-  if constexpr (In == WgmmaInput::bf16 && V::kSet != InstanceSet::sweep &&
+  if constexpr (In == WgmmaInput::bf16 && V::kSet != InstanceSet::sweep && V::kSet != InstanceSet::wide_stage &&
                 ((V::kConsumers == 2 && V::kTileN >= 64) || (V::kConsumers == 1 && V::kTileN >= 32)))
     return a_mn_major || b_mn_major ? nullptr : kernel_function<In, V, false, false, false, false, false, false, true>();
   return nullptr;
@@ -80,6 +85,14 @@ const void* find_multicast_instance(bool a_mn_major, bool b_mn_major) {
 template <WgmmaInput In, class V>
 const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store, bool thread_loads, bool row_classes,
                           bool in_copy) {
+  if constexpr (V::kSet == InstanceSet::wide_stage) {
+    if constexpr (In != WgmmaInput::bf16) {
+      return nullptr;
+    } else {
+      if (in_copy || row_classes || thread_loads || a_mn_major || b_mn_major || direct_store) return nullptr;
+      return kernel_function<In, V, false, false, false>();
+    }
+  }
   if (in_copy) {
     if constexpr (V::kConsumers == 2 && In != WgmmaInput::tf32 &&
                   (V::kSet == InstanceSet::full || (V::kSet == InstanceSet::narrow && (V::kTileN == 128 || V::kTileN == 64))))
@@ -155,7 +168,7 @@ Sm90WsShape shape_of(DType input, Sm90WsVariant v) {
   Sm90WsShape out{};
   visit_variant(v, [&](auto tag) {
     using V = decltype(tag);
-    using C = Shared<V::kTileN, V::kStages, V::kConsumers>;
+    using C = Shared<V::kTileN, V::kStages, V::kConsumers, V::kStageKBlocks>;
     out = {C::kTileM, C::kTileN, tile_k_of(input), C::kStages, C::kThreads, static_cast<int>(C::kSmemBytes)};
   });
   return out;
@@ -165,6 +178,7 @@ Sm90WsShape shape_of(DType input, Sm90WsVariant v) {
 
 std::string to_string(Sm90WsVariant v) {
   return std::to_string(64 * v.consumers) + "x" + std::to_string(v.tile_n) + " s" + std::to_string(v.stages) +
+         (v.stage_k_blocks > 1 ? " of " + std::to_string(v.stage_k_blocks) + " k-blocks" : "") +
          (v.thread_loads ? " thread loads" : "") + (v.row_classes ? " row classes" : "") +
          (v.in_copy ? " in-kernel copies" : "");
 }

@@ -36,6 +36,9 @@ struct Sm90WsVariant {
   bool thread_loads = false;
   bool row_classes = false;
   bool in_copy = false;
+  // K-blocks a pipeline stage holds (one barrier round trip for all): 1, or 2 on the wide-stage
+  // split tiles (bf16, K-major A and B, by name: bench/NOTES.md, session 50).
+  int stage_k_blocks = 1;
   friend bool operator==(const Sm90WsVariant&, const Sm90WsVariant&) = default;
 };
 Sm90WsVariant sm90_wgmma_ws_narrow_variant(int tile_n, int consumers = 2);

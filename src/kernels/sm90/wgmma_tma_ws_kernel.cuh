@@ -51,20 +51,23 @@ using dev::store_epilogue;
 // decode shape's N = 8192 then makes 128 CTAs without splitting K, and for a 64x64 tile that halves
 // the bytes each SM takes in per output element against 128x64 where one round has SMs to spare, or 4 (256 rows) for the
 // 64-wide swap tile, where N = 28672 makes 112 CTAs, one round (cuBLAS's choice there, run 48).
-template <int TileN, int Consumers = 2>
+// StageKBlocks = 2: a stage holds two k-blocks, one barrier round trip for both (bench/NOTES.md,
+// session 50: TMA alone paid ~140-260 cycles a stage beyond its bytes, run 275).
+template <int TileN, int Consumers = 2, int StageKBlocks = 1>
 constexpr int max_stages() {
-  constexpr int stage = 64 * Consumers * 128 + TileN * 128;  // A and B bytes of one 128-byte-wide k-block
+  constexpr int stage = StageKBlocks * (64 * Consumers * 128 + TileN * 128);  // A and B bytes of its k-blocks
   constexpr int budget = 227 * 1024 - 1024 - 2 * 16 * 8;      // alignment slack, barriers
   return budget / stage < 16 ? budget / stage : 16;
 }
 
-template <WgmmaInput In, int TileN = 256, int Stages = 4, int Consumers = 2>
+template <WgmmaInput In, int TileN = 256, int Stages = 4, int Consumers = 2, int StageKBlocks = 1>
 struct Config {
   static constexpr int kElementBytes = dev::kWgmmaElementBytes<In>;
   static constexpr int kTileM = 64 * Consumers;
   static constexpr int kTileN = TileN;
   static constexpr int kTileK = 128 / kElementBytes;  // one 128-byte swizzle row
   static constexpr int kStages = Stages;
+  static constexpr int kStageKBlocks = StageKBlocks;  // k-blocks a stage (one barrier round trip)
   static constexpr int kConsumers = Consumers;  // warpgroups, 64 rows of the tile each
   static constexpr int kThreads = 128 * (1 + kConsumers);  // warpgroup 0 is the producer
   static constexpr int kMmaK = dev::kWgmmaK<In>;
@@ -78,7 +81,9 @@ struct Config {
   static constexpr uint32_t kMnBlockBytes = kTileK * kSwizzleBytes;              // 8192 (16-bit)
   static constexpr uint32_t kABytes = kTileM * kTileK * kElementBytes;           // 16 KB
   static constexpr uint32_t kBBytes = kTileN * kTileK * kElementBytes;           // 32 KB
-  static constexpr uint32_t kStageBytes = kABytes + kBBytes;                     // 48 KB
+  static constexpr uint32_t kStageABytes = kStageKBlocks * kABytes;             // a stage's A, k-block after k-block
+  static constexpr uint32_t kStageBBytes = kStageKBlocks * kBBytes;
+  static constexpr uint32_t kStageBytes = kStageABytes + kStageBBytes;           // 48 KB
   static constexpr uint32_t kBarrierBytes = 2 * kStages * 8;                     // full + empty
   // NOTES: dynamic shared memory is only guaranteed 16-byte aligned; 128B swizzle wants every
   // tile on a 1024-byte boundary, so we over-allocate one atom and align by hand.
@@ -102,6 +107,7 @@ struct Config {
   static_assert(kTileN % 16 == 0 && kTileN <= 256, "wgmma N and the TMA box are <= 256");
   static_assert(kTileM % kMnBlock == 0, "MN-major A tiles are loaded in 64-element column blocks");
   static_assert(kStages >= 2 && kStages <= 16, "a ring of 2 to 16 stages");
+  static_assert(kStageKBlocks == 1 || kStageKBlocks == 2, "a stage of one or two k-blocks");
   static_assert(kABytes % kAtomBytes == 0 && kBBytes % kAtomBytes == 0,
                 "every stage must start on a 1024-byte swizzle atom");
   static_assert(kConsumers * 64 * kEpiloguePitch * 4 <= kStages * kStageBytes,
@@ -117,8 +123,8 @@ struct Config {
 };
 
 // What every input shares (grid, block, shared memory): the host side reads it here.
-template <int TileN, int Stages, int Consumers>
-using Shared = Config<WgmmaInput::bf16, TileN, Stages, Consumers>;
+template <int TileN, int Stages, int Consumers, int StageKBlocks = 1>
+using Shared = Config<WgmmaInput::bf16, TileN, Stages, Consumers, StageKBlocks>;
 static_assert(Config<WgmmaInput::tf32>::kSmemBytes == Config<WgmmaInput::bf16>::kSmemBytes &&
               Config<WgmmaInput::tf32>::kStageBytes == Config<WgmmaInput::bf16>::kStageBytes,
               "tf32 stages hold the same bytes");
@@ -228,11 +234,16 @@ struct Params {
 // write themselves from the caller's operands (in_kernel_copy.cuh), one round of CTAs.
 // kMc: the multicast instances (Params::mc_m, mc_n), K-major A and B by TMA; every other instance
 // compiles none of it, so gemm()'s kernels stay as they were measured.
+// StageKBlocks = 2: stages of two k-blocks (Config), K-major A and B by TMA without multicast.
 template <WgmmaInput In, int TileN, int Stages, int Consumers, bool kAMnMajor, bool kBMnMajor, bool kDirectStore,
-          bool kThreadLoads = false, bool kRowClassLoads = false, bool kInCopy = false, bool kMc = false>
-__global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads, 1)
+          bool kThreadLoads = false, bool kRowClassLoads = false, bool kInCopy = false, bool kMc = false,
+          int StageKBlocks = 1>
+__global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers, StageKBlocks>::kThreads, 1)
     wgmma_tma_ws_kernel(const __grid_constant__ Maps<kRowClassLoads> maps, const Params p) {
-  using C = Config<In, TileN, Stages, Consumers>;
+  using C = Config<In, TileN, Stages, Consumers, StageKBlocks>;
+  constexpr int kKb = C::kStageKBlocks;
+  static_assert(kKb == 1 || (!kAMnMajor && !kBMnMajor && !kThreadLoads && !kRowClassLoads && !kInCopy && !kMc),
+                "two-k-block stages: K-major A and B by TMA, no multicast");
   static_assert(!kBMnMajor || TileN % 64 == 0, "an MN-major B tile is whole 64-element column blocks");
   using Mma = dev::Wgmma<C::kTileN, In, kAMnMajor ? 1 : 0, kBMnMajor ? 1 : 0>;
 
@@ -244,7 +255,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
   // the class boxes as TMA lands them (their barriers after the ring's).
   constexpr int kRing = kRowClassLoads ? C::kStages / 2 : C::kStages;
   constexpr int kRaw = C::kStages - kRing;
-  const dev::StageRing ring(base, kRing, C::kABytes, C::kBBytes, kRaw * C::kStageBytes);
+  const dev::StageRing ring(base, kRing, C::kStageABytes, C::kStageBBytes, kRaw * C::kStageBytes);
   const dev::StageRing boxes(base + kRing * C::kStageBytes, kRaw, C::kABytes, C::kBBytes, 2 * kRing * 8);
 
   const int warpgroup = threadIdx.x / 128;
@@ -419,7 +430,7 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       constexpr int kBBlocks = C::kTileN / static_cast<int>(C::kMnBlock);
       const int a_blocks = static_cast<int>(min(static_cast<int64_t>(kABlocks), (p.m - m0 + C::kMnBlock - 1) / C::kMnBlock));
       const int b_blocks = static_cast<int>(min(static_cast<int64_t>(kBBlocks), (p.n - n0 + C::kMnBlock - 1) / C::kMnBlock));
-      uint32_t stage_bytes = (kAMnMajor ? a_blocks * C::kMnBlockBytes : C::kABytes) +
+      uint32_t block_bytes = (kAMnMajor ? a_blocks * C::kMnBlockBytes : C::kABytes) +
                              (kBMnMajor ? b_blocks * C::kMnBlockBytes : C::kBBytes);
       // Multicast parts: a_rows of A (a_part bytes) and b_rows of B each; the masks name the CTAs
       // of this tile row (same rm) and tile column (same rn).
@@ -428,14 +439,14 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       const bool a_part_live = m0 + rn * a_rows < p.m, b_part_live = n0 + rm * b_rows < p.n;
       uint16_t a_mask = 0, b_mask = 0;
       if (multicast) {
-        stage_bytes = 0;
+        block_bytes = 0;
         for (int j = 0; j < mc_n; ++j) {
           a_mask |= static_cast<uint16_t>(1u << (rm + mc_m * j));
-          if (m0 + j * a_rows < p.m) stage_bytes += a_part;
+          if (m0 + j * a_rows < p.m) block_bytes += a_part;
         }
         for (int i = 0; i < mc_m; ++i) {
           b_mask |= static_cast<uint16_t>(1u << (i + mc_m * rn));
-          if (n0 + i * b_rows < p.n) stage_bytes += b_part;
+          if (n0 + i * b_rows < p.n) block_bytes += b_part;
         }
       }
       int s = 0;
@@ -461,35 +472,42 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
         if (hinted) dev::tma_load_2d_multicast_hint(dst, map, bar, c0, c1, mask, pol);
         else dev::tma_load_2d_multicast(dst, map, bar, c0, c1, mask);
       };
-      for (int kt = 0; kt < k_tiles; ++kt) {
+      for (int kt = 0; kt < k_tiles; kt += kKb) {
         // The slot is free once the consumers released its previous use (round - 1).
         if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
-        dev::mbarrier_arrive_expect_tx(ring.full(s), stage_bytes);
-        const int32_t k0 = (kt_first + kt) * C::kTileK;
-        if (multicast) {
-          // This CTA's part of A (rows rn/mc_n of the tile) into its tile row's CTAs, of B (rm/mc_m)
-          // into its tile column's; a part wholly past M or N is not loaded (nor counted, by any
-          // of the CTAs that share it: they all see the same m0, n0).
-          if (mc_n == 1) load(ring.a(s), &maps.a, ring.full(s), k0, m0, pol_a);
-          else if (a_part_live) load_mc(ring.a(s) + rn * a_part, &maps.a, ring.full(s), k0, m0 + rn * a_rows, a_mask, pol_a);
-          if (mc_m == 1) load(ring.b(s), &maps.b, ring.full(s), k0, n0, pol_b);
-          else if (b_part_live) load_mc(ring.b(s) + rm * b_part, &maps.b, ring.full(s), k0, n0 + rm * b_rows, b_mask, pol_b);
-        } else {
-          if constexpr (!kAMnMajor) {
-            load(ring.a(s), &maps.a, ring.full(s), k0, m0, pol_a);  // box kTileK(K) x 128(M)
-          } else {
+        // A split's short last stage (two-k-block stages) is padded with boxes wholly past K, which
+        // TMA fills with zeros and counts in full: the consumers then multiply every stage alike.
+        const int live = kKb == 1 ? 1 : min(kKb, k_tiles - kt);
+        dev::mbarrier_arrive_expect_tx(ring.full(s), kKb * block_bytes);
 #pragma unroll
-            for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
-              if (i < a_blocks)
-                load(ring.a(s) + i * C::kMnBlockBytes, &maps.a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0, pol_a);
-          }
-          if constexpr (!kBMnMajor) {
-            load(ring.b(s), &maps.b, ring.full(s), k0, n0, pol_b);  // box kTileK(K) x 256(N)
+        for (int j = 0; j < kKb; ++j) {
+          const int32_t k0 = (j < live ? kt_first + kt + j : k_blocks) * C::kTileK;
+          const uint32_t a_dst = ring.a(s) + j * C::kABytes, b_dst = ring.b(s) + j * C::kBBytes;
+          if (multicast) {
+            // This CTA's part of A (rows rn/mc_n of the tile) into its tile row's CTAs, of B (rm/mc_m)
+            // into its tile column's; a part wholly past M or N is not loaded (nor counted, by any
+            // of the CTAs that share it: they all see the same m0, n0).
+            if (mc_n == 1) load(a_dst, &maps.a, ring.full(s), k0, m0, pol_a);
+            else if (a_part_live) load_mc(a_dst + rn * a_part, &maps.a, ring.full(s), k0, m0 + rn * a_rows, a_mask, pol_a);
+            if (mc_m == 1) load(b_dst, &maps.b, ring.full(s), k0, n0, pol_b);
+            else if (b_part_live) load_mc(b_dst + rm * b_part, &maps.b, ring.full(s), k0, n0 + rm * b_rows, b_mask, pol_b);
           } else {
+            if constexpr (!kAMnMajor) {
+              load(a_dst, &maps.a, ring.full(s), k0, m0, pol_a);  // box kTileK(K) x 128(M)
+            } else {
 #pragma unroll
-            for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
-              if (i < b_blocks)
-                load(ring.b(s) + i * C::kMnBlockBytes, &maps.b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0, pol_b);
+              for (int i = 0; i < kABlocks; ++i)  // box 64(M) x 64(K)
+                if (i < a_blocks)
+                  load(a_dst + i * C::kMnBlockBytes, &maps.a, ring.full(s), m0 + i * static_cast<int32_t>(C::kMnBlock), k0, pol_a);
+            }
+            if constexpr (!kBMnMajor) {
+              load(b_dst, &maps.b, ring.full(s), k0, n0, pol_b);  // box kTileK(K) x 256(N)
+            } else {
+#pragma unroll
+              for (int i = 0; i < kBBlocks; ++i)  // box 64(N) x 64(K)
+                if (i < b_blocks)
+                  load(b_dst + i * C::kMnBlockBytes, &maps.b, ring.full(s), n0 + i * static_cast<int32_t>(C::kMnBlock), k0, pol_b);
+            }
           }
         }
         if (++s == kRing) {
@@ -537,18 +555,22 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers>::kThreads
       if (mc_n > 1) peer_a_empty = dev::map_to_rank(ring.empty(0), static_cast<uint32_t>(rm + mc_m * (1 - rn)));
       if (mc_m > 1) peer_b_empty = dev::map_to_rank(ring.empty(0), static_cast<uint32_t>((1 - rm) + mc_m * rn));
     }
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    for (int kt = 0; kt < k_tiles; kt += kKb) {
       dev::mbarrier_wait(ring.full(s), phase);
       if (trace != nullptr && threadIdx.x == 128) {
         if (kt == 0) {
           t_first = dev::global_ns();
           c_first = clock64();
         }
-        if (kt == k_tiles - 1) t_last = dev::global_ns();
+        if (kKb == 1 ? kt == k_tiles - 1 : kt + kKb >= k_tiles) t_last = dev::global_ns();
       }
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kALbo, kSbo);
       const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kBLbo, kSbo);
-      dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, kAStepK, kBStepK, kt > 0);
+      if constexpr (kKb == 1)
+        dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, kAStepK, kBStepK, kt > 0);
+      else
+        dev::mma_k_blocks<Mma, C::kTileK / C::kMmaK, kKb>(acc, desc_a, desc_b, kAStepK, kBStepK, C::kABytes, C::kBBytes,
+                                                          kt > 0);
       // Keep this k-tile's MMAs in flight; the previous one has finished reading its stage.
       dev::wgmma_wait_group<1>();
       if (kt > 0 && lane == 0) {
