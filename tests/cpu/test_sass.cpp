@@ -174,7 +174,7 @@ TEST(Sass, TensorCoreKernelsEmitTheirMmaFamily) {
   EXPECT_EQ(tiny_functions, 16) << "tiny_gemm.cu: bf16/f16 x 1/4/8/16 rows x lanes along K/N expected";
   EXPECT_EQ(skinny_functions, 8) << "skinny_gemm.cu: bf16/f16 x 8/16 rows x realigned or not expected";
   EXPECT_EQ(multicast_ws, 5) << "wgmma_tma_ws.cu: bf16 multicast instances of 128x256, 128x128, 128x64, 64x64 and 64x32";
-  EXPECT_EQ(wide_stage_ws, 3) << "wgmma_tma_ws.cu: bf16 two-k-block-stage 64x64, 128x64 and 128x128 split tiles";
+  EXPECT_EQ(wide_stage_ws, 3) << "wgmma_tma_ws.cu: two-k-block-stage split tiles: 64x64 bf16 and f16, 128x64 bf16";
   EXPECT_EQ(one_consumer_ws, 12) << "wgmma_tma_ws.cu: bf16/f16 x 16/32/64-wide x A K-/MN-major one-consumer tiles expected";
   for (const char* arch : {"sm_80", "sm_90a"})
     for (const char* family : {"wmma_", "mma_sync_"})

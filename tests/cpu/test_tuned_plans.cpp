@@ -129,7 +129,8 @@ TEST(TuneChoice, TakesTheFastestPlanGemmCanRun) {
   const std::vector<cli::ProfileRow> rows = {
       timed("sm90_wgmma_bf16_128x128x64_s7_ws_splitk", 16, 22.9),
       timed("sm90_wgmma_bf16_128x64x64_s9_ws_splitk", 6, 19.5),
-      timed("sm90_wgmma_bf16_64x64x64_s14_ws_splitk", 32, 10.0),       // 1024 CTAs: more than a round
+      timed("sm90_wgmma_bf16_64x64x128_s7_ws_splitk", 32, 10.0),       // 1024 CTAs: more than a round
+      timed("sm90_wgmma_bf16_64x64x64_s14_ws_splitk", 2, 9.0),         // not the planner's 64x64 instance
       timed("sm90_wgmma_bf16_128x256x64_s4_ws_splitk", 1, 11.0),       // unsplit 128x256: not the planner's
       timed("sm90_wgmma_bf16_128x64x64_s9_ws_splitk", 8, 5.0, "failed"),
       timed("sm90_wgmma_bf16_128x64x64_s9_ws_splitk_mc1x2", 6, 4.0),  // not a plain split tile
@@ -145,7 +146,7 @@ TEST(TuneChoice, TakesTheFastestPlanGemmCanRun) {
   // K = 100 has 2 k-blocks: 16 requested splits run as 2.
   EXPECT_TRUE(cli::plan_takeable(256, 512, 100, {128, 128, 16, 1.0}, 132));
   EXPECT_FALSE(cli::plan_takeable(256, 512, 100, {128, 256, 16, 1.0}, 4)) << "4 tiles x 2 splits on 4 SMs";
-  EXPECT_EQ(cli::split_tile_kernels(DType::f16)[3], "sm90_wgmma_f16_64x64x64_s14_ws_splitk");
+  EXPECT_EQ(cli::split_tile_kernels(DType::f16)[3], "sm90_wgmma_f16_64x64x128_s7_ws_splitk");
   EXPECT_EQ(cli::plan_label(best->tile_m, best->tile_n, best->splits), "128x64 x6");
 }
 

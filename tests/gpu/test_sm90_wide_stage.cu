@@ -1,4 +1,4 @@
-// The split tiles with stages of two k-blocks (64x64x128 s7, 128x64x128 s4, 128x128x128 s3): against the
+// The split tiles with stages of two k-blocks (64x64x128 s7 bf16 and f16, 128x64x128 s4): against the
 // device reference with NaN-poisoned D, twice for bitwise determinism. The split counts leave odd
 // k-block counts a split (47 k-blocks in 3 or 16 splits, 65 in 3): each split's short last stage is
 // padded with boxes wholly past K, which TMA must zero-fill and count in full, or the run hangs or
@@ -15,20 +15,21 @@
 namespace tcgemm {
 namespace {
 
-const char* const kWide[] = {"sm90_wgmma_bf16_64x64x128_s7_ws_splitk", "sm90_wgmma_bf16_128x64x128_s4_ws_splitk",
-                             "sm90_wgmma_bf16_128x128x128_s3_ws_splitk"};
+const char* const kWide[] = {"sm90_wgmma_bf16_64x64x128_s7_ws_splitk", "sm90_wgmma_f16_64x64x128_s7_ws_splitk",
+                             "sm90_wgmma_bf16_128x64x128_s4_ws_splitk"};
 const Shape kWideShapes[] = {{256, 512, 16384}, {130, 258, 3000}, {1, 1, 4097}, {129, 257, 2049}, {7, 33, 64}};
 const int kWideCounts[] = {0, 1, 3, 16};  // 0: the automatic choice; 1: forced unsplit
 const DType kWideOut[] = {DType::bf16, DType::f32, DType::f16};
 
-GemmDesc wide_problem(Shape sh) {
+GemmDesc wide_problem(const char* entry, Shape sh) {
+  const DType in = std::string(entry).find("_f16_") != std::string::npos ? DType::f16 : DType::bf16;
   GemmDesc g;
   g.m = sh.m;
   g.n = sh.n;
   g.k = sh.k;
   const int64_t ld = (sh.k + 7) / 8 * 8;  // TMA-legal: these tiles take no copies
-  g.a = {DType::bf16, Layout::row, ld};
-  g.b = {DType::bf16, Layout::column, ld};
+  g.a = {in, Layout::row, ld};
+  g.b = {in, Layout::column, ld};
   return g;
 }
 
@@ -41,7 +42,7 @@ TEST_P(Sm90WideStage, MatchesDeviceReferenceAndIsDeterministic) {
   const KernelEntry* k = find_kernel(kWide[ei]);
   ASSERT_NE(k, nullptr) << kWide[ei];
   const ForcedSplits forced(kWideCounts[ci]);
-  GemmDesc g = wide_problem(kWideShapes[si]);
+  GemmDesc g = wide_problem(kWide[ei], kWideShapes[si]);
   vary_epilogue(g, ei + si + ci, kWideOut);
   ASSERT_TRUE(validate(g).ok()) << validate(g).message();
   const Status supported = k->supports(g);
@@ -74,7 +75,7 @@ TEST(Sm90WideStageSmall, EveryEntryWithShortLastStages) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
     for (const Shape sh : {Shape{64, 64, 1000}, Shape{66, 34, 999}, Shape{33, 7, 700}}) {  // 16, 16, 11 k-blocks
-      GemmDesc g = wide_problem(sh);
+      GemmDesc g = wide_problem(name, sh);
       g.d = {DType::bf16, Layout::row, sh.n};
       g.c = {DType::f32, Layout::row, sh.n};
       g.beta = 0.5f;
@@ -92,14 +93,14 @@ TEST(Sm90WideStageRules, RefuseWhatIsNotCompiled) {
   for (const char* name : kWide) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
-    GemmDesc g = wide_problem({256, 512, 16384});
+    GemmDesc g = wide_problem(name, {256, 512, 16384});
     ASSERT_TRUE(k->supports(g).ok()) << name << ": " << k->supports(g).message();
     GemmDesc a_col = g;
     a_col.a = {DType::bf16, Layout::column, g.m};
     EXPECT_EQ(k->supports(a_col).code(), StatusCode::unsupported) << name;
-    GemmDesc f16 = g;
-    f16.a.dtype = f16.b.dtype = DType::f16;
-    EXPECT_EQ(k->supports(f16).code(), StatusCode::unsupported) << name;
+    GemmDesc other = g;  // the other 16-bit input
+    other.a.dtype = other.b.dtype = g.a.dtype == DType::f16 ? DType::bf16 : DType::f16;
+    EXPECT_EQ(k->supports(other).code(), StatusCode::unsupported) << name;
     GemmDesc odd_ld = g;
     odd_ld.a.ld = g.k + 1;  // breaks TMA's 16-byte stride rule
     EXPECT_NE(k->supports(odd_ld).code(), StatusCode::ok) << name;

@@ -161,12 +161,15 @@ std::vector<Sm90WsVariant> split_k_candidates(WsLoads loads) {
   // element of 128x64's, for one round with SMs to spare. NOTES: run 157, 200x1500x3001 on the
   // copies: 19.8 us unsplit against 20.6 for 128x64 unsplit and 21.7 for the plan then (cuBLAS 34.6);
   // run 158: the 26 suite shapes whose plan it took, 1.069x cuBLAS (geomean) against 1.004x without.
-  // Diagnosis only: TCGEMM_DIAG_NO_TILE64X64=1 plans without it, to time the plans it replaced.
+  // Its stages hold two k-blocks (run 276: 418 -> 312 cycles a k-block).
+  // Diagnosis only: TCGEMM_DIAG_NO_TILE64X64=1 plans without it, to time the plans it replaced;
+  // TCGEMM_DIAG_TILE64X64_S14=1 plans it with the 14 one-k-block stages it had before.
   static const bool no_64x64 = diag_flag("TCGEMM_DIAG_NO_TILE64X64");
+  static const bool s14 = diag_flag("TCGEMM_DIAG_TILE64X64_S14");
   if (no_64x64 || loads == WsLoads::in_copy)
     return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64)};
   return {Sm90WsVariant{}, sm90_wgmma_ws_narrow_variant(128), sm90_wgmma_ws_narrow_variant(64),
-          sm90_wgmma_ws_narrow_variant(64, 1)};
+          s14 ? sm90_wgmma_ws_narrow_variant(64, 1) : kSm90Ws64x64TwoKBlocks};
 }
 
 }  // namespace
@@ -233,11 +236,14 @@ SplitKPlan plan_split_k(const GemmDesc& g, DType input, int sm_count, WsLoads lo
 namespace {
 
 SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads) {
-  const std::vector<Sm90WsVariant> candidates = split_k_candidates(loads);
+  std::vector<Sm90WsVariant> candidates = split_k_candidates(loads);
   SplitPassTile tiles[5];
   bool allowed[5] = {};
   const int count = static_cast<int>(std::min<std::size_t>(candidates.size(), 4));
   for (int i = 0; i < count; ++i) {
+    // The two-k-block stages load K-major A and B only; an MN-major A keeps the one-k-block 64x64.
+    if (candidates[i] == kSm90Ws64x64TwoKBlocks && !sm90_wgmma_ws_supports(g, input, candidates[i]).ok())
+      candidates[i] = sm90_wgmma_ws_narrow_variant(64, 1);
     tiles[i] = pass_tile(input, candidates[i]);
     allowed[i] = tiles[i].tile_m > 0 && sm90_wgmma_ws_supports(g, input, candidates[i]).ok();
   }

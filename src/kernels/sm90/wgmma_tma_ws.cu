@@ -24,7 +24,8 @@ using namespace sm90_ws;  // NOLINT(google-build-using-namespace): this file is 
 // The compiled instances. Each (tile N, stages) variant is one of three sets, to keep the build
 // lean: the full set (every layout, the register-store epilogue, tf32), the narrow set (B K-major,
 // A either way: what swap-A/B needs), and sweep points (A and B K-major, bf16 only).
-// Two-k-block stages (KB = 2) are a set of their own: bf16, K-major A and B by TMA, no multicast.
+// Two-k-block stages (KB = 2) are a set of their own: K-major A and B by TMA, no multicast; bf16,
+// and f16 on the one-consumer 64x64 tile that the split planner runs (bench/NOTES.md, run 276).
 enum class InstanceSet { full, narrow, sweep, wide_stage };
 
 template <int N, int S, int Consumers = 2, int KB = 1>
@@ -35,6 +36,9 @@ struct Variant {
                                       : S == max_stages<N, Consumers>()       ? InstanceSet::narrow
                                                                               : InstanceSet::sweep;
 };
+
+static_assert(kSm90Ws64x64TwoKBlocks.stages == max_stages<64, 1, 2>() && kSm90Ws64x64TwoKBlocks.consumers == 1,
+              "the planner's 64x64 tile is the one-consumer two-k-block-stage instance");
 
 // Calls f(Variant<N, S>{}) for the compiled variant v names; false when there is none.
 template <class F>
@@ -54,7 +58,6 @@ bool visit_variant(Sm90WsVariant v, F&& f) {
     case 400000 + 64 * 100 + max_stages<64, 4>(): f(Variant<64, max_stages<64, 4>(), 4>{}); return true;
     case 1100000 + 64 * 100 + max_stages<64, 1, 2>(): f(Variant<64, max_stages<64, 1, 2>(), 1, 2>{}); return true;
     case 1200000 + 64 * 100 + max_stages<64, 2, 2>(): f(Variant<64, max_stages<64, 2, 2>(), 2, 2>{}); return true;
-    case 1200000 + 128 * 100 + max_stages<128, 2, 2>(): f(Variant<128, max_stages<128, 2, 2>(), 2, 2>{}); return true;
     default: return false;
   }
 }
@@ -86,7 +89,7 @@ template <WgmmaInput In, class V>
 const void* find_instance(bool a_mn_major, bool b_mn_major, bool direct_store, bool thread_loads, bool row_classes,
                           bool in_copy) {
   if constexpr (V::kSet == InstanceSet::wide_stage) {
-    if constexpr (In != WgmmaInput::bf16) {
+    if constexpr (In != WgmmaInput::bf16 && !(In == WgmmaInput::f16 && V::kConsumers == 1)) {
       return nullptr;
     } else {
       if (in_copy || row_classes || thread_loads || a_mn_major || b_mn_major || direct_store) return nullptr;
