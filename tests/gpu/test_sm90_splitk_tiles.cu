@@ -189,8 +189,12 @@ TEST(Sm90PlannedHost, PlansOnTheCalibrationShapes) {
   EXPECT_EQ(plan(4096, 4096, 4096), "128x256 s4 x1");
   // The one-consumer 64x64 where one round of it has SMs to spare (run 157: 200x1500x3001 on the
   // copies 19.8 us against 21.7 for the 128x64 plan); never for the grid's own copies, which have
-  // no instance of it.
-  EXPECT_EQ(plan(200, 1500, 3008), "64x64 s14 x1");
+  // no instance of it. Its stages hold two k-blocks (run 276), but an MN-major A keeps the 14
+  // one-k-block stages, the only 64x64 instance that loads one.
+  EXPECT_EQ(plan(200, 1500, 3008), "64x64 s7 of 2 k-blocks x1");
+  GemmDesc a_col = tn_problem(DType::bf16, {200, 1500, 3008});
+  a_col.a = {DType::bf16, Layout::column, 200};
+  EXPECT_EQ(plan_split_k(a_col, DType::bf16, 132).variant, sm90_wgmma_ws_narrow_variant(64, 1));
   EXPECT_EQ(plan_split_k(tn_problem(DType::bf16, {200, 1500, 3008}), DType::bf16, 132, WsLoads::in_copy).variant.consumers,
             2);
   // Where candidates lie within the model's error of each other, print the pick for the notes.

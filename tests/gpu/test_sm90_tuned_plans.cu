@@ -47,7 +47,7 @@ TEST(Sm90TunedPlanHost, PlanFollowsTheTable) {
   // The 64x64 tile at one split: a count of 1 is a plan too.
   ASSERT_TRUE(add_tuned_split_plan(tuned_for(g, 64, 64, 1)).ok());
   const SplitKPlan one = plan_split_k(g, DType::bf16, 132);
-  EXPECT_EQ(one.variant, sm90_wgmma_ws_narrow_variant(64, 1));
+  EXPECT_EQ(one.variant, kSm90Ws64x64TwoKBlocks);
   EXPECT_EQ(one.splits, 1);
   EXPECT_EQ(one.workspace_bytes, 0u);
   EXPECT_LT(one.tuned_us, 0) << "no measured time given";
