@@ -21,9 +21,10 @@ namespace {
 using namespace sm90_ws;  // NOLINT(google-build-using-namespace): this file is the kernel's host half
 
 // --- host side -------------------------------------------------------------------------------
-// The compiled instances. Each (tile N, stages) variant is one of three sets, to keep the build
+// The compiled instances. Each (tile N, stages) variant is one of four sets, to keep the build
 // lean: the full set (every layout, the register-store epilogue, tf32), the narrow set (B K-major,
-// A either way: what swap-A/B needs), and sweep points (A and B K-major, bf16 only).
+// A either way: what swap-A/B needs), sweep points (A and B K-major, bf16 only), and the
+// two-k-block stages below.
 // Two-k-block stages (KB = 2) are a set of their own: K-major A and B by TMA, no multicast; bf16,
 // and f16 on the one-consumer 64x64 tile that the split planner runs (bench/NOTES.md, run 276).
 enum class InstanceSet { full, narrow, sweep, wide_stage };

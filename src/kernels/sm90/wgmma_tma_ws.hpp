@@ -36,8 +36,9 @@ struct Sm90WsVariant {
   bool thread_loads = false;
   bool row_classes = false;
   bool in_copy = false;
-  // K-blocks a pipeline stage holds (one barrier round trip for all): 1, or 2 on the wide-stage
-  // split tiles (bf16, K-major A and B, by name: bench/NOTES.md, session 50).
+  // K-blocks a pipeline stage holds (one barrier round trip for all): 1, or 2 on the two-k-block
+  // split tiles (K-major A and B: the planner's 64x64, bf16 and f16, and 128x64x128 s4 by name;
+  // bench/NOTES.md, session 50).
   int stage_k_blocks = 1;
   friend bool operator==(const Sm90WsVariant&, const Sm90WsVariant&) = default;
 };
