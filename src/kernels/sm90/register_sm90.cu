@@ -501,8 +501,9 @@ void register_sm90_kernels(std::vector<KernelEntry>& table) {
   // Stages of two k-blocks (K 128 a stage, one barrier round trip for both): TMA alone took
   // 372 cycles a one-k-block stage of the 64x64 tile, 237-242 a k-block with two (run 275); the
   // GEMM's 64x64 stream 418 -> 312 cycles a k-block (run 276), the split planner's 64x64 tile since.
-  // 128x64x128 s4 is by name: 2-9% ahead of 128x64 s9 in five of six split plans, 4% behind at
-  // 256x512x16384 x6 (run 276). (128x128x128 s3, 3 stages, lost to s7 in four of six: not built.)
+  // 128x64x128 s4 is by name: 1.6-9% ahead of 128x64 s9 in five of six split plans, 4% behind at
+  // 256x512x16384 x6 (run 276). (128x128x128 s3, 3 stages, was behind s7 in all four plans timed,
+  // by 0.5-10%: not built.)
   constexpr Sm90WsVariant k128x64x2{.tile_n = 64, .stages = 4, .consumers = 2, .stage_k_blocks = 2};
   table.push_back(splitk_entry<DType::bf16, kSm90Ws64x64TwoKBlocks>("sm90_wgmma_bf16_64x64x128_s7_ws_splitk"));
   table.push_back(splitk_entry<DType::f16, kSm90Ws64x64TwoKBlocks>("sm90_wgmma_f16_64x64x128_s7_ws_splitk"));
