@@ -63,6 +63,12 @@ struct Shape { int64_t m, n, k; };
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
+// A split-K case's test name: "<entry without sm90_wgmma_>_<m>x<n>x<k>_splits<count|auto>".
+[[maybe_unused]] std::string split_case_suffix(const char* entry, Shape s, int count) {
+  return std::string(entry).substr(std::string("sm90_wgmma_").size()) + "_" + shape_name(s) + "_splits" +
+         (count == 0 ? std::string("auto") : std::to_string(count));
+}
+
 [[maybe_unused]] int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 // A TN problem with row-major D (the input type; f32 for tf32), lds padded to TMA's 16 bytes

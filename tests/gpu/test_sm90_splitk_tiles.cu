@@ -64,16 +64,9 @@ TEST_P(Sm90SplitKTiles, MatchesDeviceReferenceAndIsDeterministic) {
   run_and_check(*k, g, 0, /*twice=*/true);
 }
 
-// "<entry without its prefix>_<m>x<n>x<k>_splits<count|auto>"
-std::string case_suffix(const char* entry, Shape s, int count) {
-  return std::string(entry).substr(std::string("sm90_wgmma_").size()) + "_" + std::to_string(s.m) + "x" +
-         std::to_string(s.n) + "x" + std::to_string(s.k) + "_splits" +
-         (count == 0 ? std::string("auto") : std::to_string(count));
-}
-
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   const auto [ei, si, ci] = info.param;
-  return case_suffix(kEntries[ei], kShapes[si], kCounts[ci]);
+  return split_case_suffix(kEntries[ei], kShapes[si], kCounts[ci]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Forced, Sm90SplitKTiles,
@@ -166,7 +159,7 @@ TEST_P(Sm90Planned, MatchesDeviceReferenceAndIsDeterministic) {
 
 std::string planned_name(const ::testing::TestParamInfo<PlannedCase>& info) {
   const auto [ei, si, ci] = info.param;
-  return case_suffix(kPlanned[ei], kPlannedShapes[si], kPlannedCounts[ci]);
+  return split_case_suffix(kPlanned[ei], kPlannedShapes[si], kPlannedCounts[ci]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, Sm90Planned,

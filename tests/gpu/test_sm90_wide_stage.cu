@@ -55,10 +55,7 @@ TEST_P(Sm90WideStage, MatchesDeviceReferenceAndIsDeterministic) {
 
 std::string wide_case_name(const ::testing::TestParamInfo<WideCase>& info) {
   const auto [ei, si, ci] = info.param;
-  const Shape s = kWideShapes[si];
-  return std::string(kWide[ei]).substr(std::string("sm90_wgmma_").size()) + "_" + std::to_string(s.m) + "x" +
-         std::to_string(s.n) + "x" + std::to_string(s.k) + "_splits" +
-         (kWideCounts[ci] == 0 ? std::string("auto") : std::to_string(kWideCounts[ci]));
+  return split_case_suffix(kWide[ei], kWideShapes[si], kWideCounts[ci]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Forced, Sm90WideStage,

@@ -158,28 +158,13 @@ TCGEMM_WGMMA_DEFINE(176, 88, "%88", "%89", "%90", "%91", "%92")
 TCGEMM_WGMMA_DEFINE(192, 96, "%96", "%97", "%98", "%99", "%100")
 TCGEMM_WGMMA_DEFINE(256, 128, "%128", "%129", "%130", "%131", "%132")
 
-// --- one k-block ----------------------------------------------------------------------------
-// A stage's MMAs as one committed group: kSteps wgmmas along K, the descriptors advanced a_step and
-// b_step bytes a step. accumulate == false (a tile's first k-block) zeroes D on the first step. The
-// accumulator fences on both sides keep the compiler off the registers while the Tensor Cores own them.
-template <class Mma, int kSteps>
-__device__ __forceinline__ void mma_k_block(float (&acc)[Mma::kAccumulators], uint64_t desc_a, uint64_t desc_b,
-                                            uint32_t a_step, uint32_t b_step, bool accumulate) {
-#pragma unroll
-  for (int i = 0; i < Mma::kAccumulators; ++i) fence_operand(acc[i]);
-  wgmma_fence();
-#pragma unroll
-  for (int kk = 0; kk < kSteps; ++kk)
-    Mma::mma(acc, desc_advance(desc_a, kk * a_step), desc_advance(desc_b, kk * b_step), (accumulate || kk > 0) ? 1u : 0u);
-  wgmma_commit_group();
-#pragma unroll
-  for (int i = 0; i < Mma::kAccumulators; ++i) fence_operand(acc[i]);
-}
-
-// A stage of kBlocks k-blocks (k-block j's operands a_block and b_block bytes past block 0's) as
-// one commit group: the caller's wait_group counts stages. Never under a run-time branch: ptxas
-// serializes every wgmma of a kernel that has some in a path it cannot prove warp-uniform (C7520),
-// so a split's short last stage is padded with zero k-blocks by its producer instead.
+// --- a stage's k-blocks ----------------------------------------------------------------------
+// A stage of kBlocks k-blocks as one committed group: kSteps wgmmas along K a k-block, the
+// descriptors advanced a_step and b_step bytes a step and a_block and b_block bytes a k-block.
+// accumulate == false (a tile's first stage) zeroes D on the first step. The accumulator fences on
+// both sides keep the compiler off the registers while the Tensor Cores own them. Never under a
+// run-time branch: ptxas serializes every wgmma of a kernel that has some in a path it cannot prove
+// warp-uniform (C7520), so a split's short last stage is padded with zero k-blocks by its producer.
 template <class Mma, int kSteps, int kBlocks>
 __device__ __forceinline__ void mma_k_blocks(float (&acc)[Mma::kAccumulators], uint64_t desc_a, uint64_t desc_b,
                                              uint32_t a_step, uint32_t b_step, uint32_t a_block, uint32_t b_block,
@@ -196,6 +181,13 @@ __device__ __forceinline__ void mma_k_blocks(float (&acc)[Mma::kAccumulators], u
   wgmma_commit_group();
 #pragma unroll
   for (int i = 0; i < Mma::kAccumulators; ++i) fence_operand(acc[i]);
+}
+
+// One k-block a stage.
+template <class Mma, int kSteps>
+__device__ __forceinline__ void mma_k_block(float (&acc)[Mma::kAccumulators], uint64_t desc_a, uint64_t desc_b,
+                                            uint32_t a_step, uint32_t b_step, bool accumulate) {
+  mma_k_blocks<Mma, kSteps, 1>(acc, desc_a, desc_b, a_step, b_step, 0, 0, accumulate);
 }
 
 }  // namespace tcgemm::dev

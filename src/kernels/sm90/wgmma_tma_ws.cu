@@ -23,10 +23,9 @@ using namespace sm90_ws;  // NOLINT(google-build-using-namespace): this file is 
 // --- host side -------------------------------------------------------------------------------
 // The compiled instances. Each (tile N, stages) variant is one of four sets, to keep the build
 // lean: the full set (every layout, the register-store epilogue, tf32), the narrow set (B K-major,
-// A either way: what swap-A/B needs), sweep points (A and B K-major, bf16 only), and the
-// two-k-block stages below.
-// Two-k-block stages (KB = 2) are a set of their own: K-major A and B by TMA, no multicast; bf16,
-// and f16 on the one-consumer 64x64 tile that the split planner runs (bench/NOTES.md, run 276).
+// A either way: what swap-A/B needs), sweep points (A and B K-major, bf16 only), and stages of two
+// k-blocks (KB = 2: K-major A and B by TMA, no multicast; bf16, and f16 on the one-consumer 64x64
+// tile that the split planner runs; bench/NOTES.md, run 276).
 enum class InstanceSet { full, narrow, sweep, wide_stage };
 
 template <int N, int S, int Consumers = 2, int KB = 1>

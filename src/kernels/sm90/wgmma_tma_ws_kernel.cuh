@@ -477,6 +477,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers, StageKBlo
         if (round > 0) dev::mbarrier_wait(ring.empty(s), (round - 1) & 1);
         // A split's short last stage (two-k-block stages) is padded with boxes wholly past K, which
         // TMA fills with zeros and counts in full: the consumers then multiply every stage alike.
+        // (The kKb == 1 arms here and at the trace stamp are what the general form reduces to; written
+        // out, the one-k-block instances compile to the SASS they were measured with.)
         const int live = kKb == 1 ? 1 : min(kKb, k_tiles - kt);
         dev::mbarrier_arrive_expect_tx(ring.full(s), kKb * block_bytes);
 #pragma unroll
@@ -566,11 +568,8 @@ __global__ void __launch_bounds__(Config<In, TileN, Stages, Consumers, StageKBlo
       }
       const uint64_t desc_a = dev::make_smem_desc_sw128(ring.a(s) + a_offset, kALbo, kSbo);
       const uint64_t desc_b = dev::make_smem_desc_sw128(ring.b(s), kBLbo, kSbo);
-      if constexpr (kKb == 1)
-        dev::mma_k_block<Mma, C::kTileK / C::kMmaK>(acc, desc_a, desc_b, kAStepK, kBStepK, kt > 0);
-      else
-        dev::mma_k_blocks<Mma, C::kTileK / C::kMmaK, kKb>(acc, desc_a, desc_b, kAStepK, kBStepK, C::kABytes, C::kBBytes,
-                                                          kt > 0);
+      dev::mma_k_blocks<Mma, C::kTileK / C::kMmaK, kKb>(acc, desc_a, desc_b, kAStepK, kBStepK, C::kABytes, C::kBBytes,
+                                                        kt > 0);
       // Keep this k-tile's MMAs in flight; the previous one has finished reading its stage.
       dev::wgmma_wait_group<1>();
       if (kt > 0 && lane == 0) {
