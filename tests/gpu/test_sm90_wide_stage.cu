@@ -21,8 +21,7 @@ const Shape kWideShapes[] = {{256, 512, 16384}, {130, 258, 3000}, {1, 1, 4097}, 
 const int kWideCounts[] = {0, 1, 3, 16};  // 0: the automatic choice; 1: forced unsplit
 const DType kWideOut[] = {DType::bf16, DType::f32, DType::f16};
 
-GemmDesc wide_problem(const char* entry, Shape sh) {
-  const DType in = std::string(entry).find("_f16_") != std::string::npos ? DType::f16 : DType::bf16;
+GemmDesc wide_problem(DType in, Shape sh) {
   GemmDesc g;
   g.m = sh.m;
   g.n = sh.n;
@@ -42,7 +41,7 @@ TEST_P(Sm90WideStage, MatchesDeviceReferenceAndIsDeterministic) {
   const KernelEntry* k = find_kernel(kWide[ei]);
   ASSERT_NE(k, nullptr) << kWide[ei];
   const ForcedSplits forced(kWideCounts[ci]);
-  GemmDesc g = wide_problem(kWide[ei], kWideShapes[si]);
+  GemmDesc g = wide_problem(k->input, kWideShapes[si]);
   vary_epilogue(g, ei + si + ci, kWideOut);
   ASSERT_TRUE(validate(g).ok()) << validate(g).message();
   const Status supported = k->supports(g);
@@ -72,7 +71,7 @@ TEST(Sm90WideStageSmall, EveryEntryWithShortLastStages) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
     for (const Shape sh : {Shape{64, 64, 1000}, Shape{66, 34, 999}, Shape{33, 7, 700}}) {  // 16, 16, 11 k-blocks
-      GemmDesc g = wide_problem(name, sh);
+      GemmDesc g = wide_problem(k->input, sh);
       g.d = {DType::bf16, Layout::row, sh.n};
       g.c = {DType::f32, Layout::row, sh.n};
       g.beta = 0.5f;
@@ -90,7 +89,7 @@ TEST(Sm90WideStageRules, RefuseWhatIsNotCompiled) {
   for (const char* name : kWide) {
     const KernelEntry* k = find_kernel(name);
     ASSERT_NE(k, nullptr) << name;
-    GemmDesc g = wide_problem(name, {256, 512, 16384});
+    GemmDesc g = wide_problem(k->input, {256, 512, 16384});
     ASSERT_TRUE(k->supports(g).ok()) << name << ": " << k->supports(g).message();
     GemmDesc a_col = g;
     a_col.a = {DType::bf16, Layout::column, g.m};
