@@ -16,7 +16,8 @@ namespace tcgemm {
 // split-K) use one grow-only buffer per device that gemm() owns; calls that need it must not run
 // concurrently on several streams of one device. The choice of kernel is remembered for the last
 // few problems (every desc field and the pointers' alignments), so repeated calls on one shape
-// skip the registry scan (thread-safe).
+// skip the registry scan (thread-safe). With autotuning on (tcgemm/tuning.hpp, off by default) the
+// first call for a split-K problem also times its candidate plans and synchronizes the stream.
 Status gemm(const GemmDesc& desc, const void* A, const void* B, const void* C, void* D,
             cudaStream_t stream = nullptr);
 

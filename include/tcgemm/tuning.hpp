@@ -36,6 +36,8 @@ Result<std::vector<TunedSplitPlan>> parse_tuned_split_plans(std::string_view tex
 std::string format_tuned_split_plan(const TunedSplitPlan& p);  // one line, no newline
 // A plans file parsed; errors name the file, then the line and field.
 Result<std::vector<TunedSplitPlan>> read_tuned_split_plans(const std::string& path);
+// The problem of g as a plan's key (sizes, input, A/B layouts; no tile yet).
+TunedSplitPlan tuned_problem_of(const GemmDesc& g);
 // Whether two plans are for the same problem (sizes, input, A/B layouts): a table holds one each.
 bool same_tuned_problem(const TunedSplitPlan& x, const TunedSplitPlan& y);
 // `p` in place of the plan in `plans` for the same problem, or appended where there is none.
@@ -50,5 +52,17 @@ void clear_tuned_split_plans();
 std::optional<TunedSplitPlan> find_tuned_split_plan(const GemmDesc& g);
 // Changes with every load, add and clear, so cached plans can tell they are stale.
 uint64_t tuned_split_plans_generation();
+
+// Autotuning at first use, off by default: TCGEMM_AUTOTUNE=1 in the environment or
+// set_split_autotune(true) turns it on. Where gemm() runs the split-K planner's entry (bf16 or f16,
+// TMA loads) and the table has no plan for the problem, the first call for it times the model's
+// own plan and, for each split tile, the three split counts the model prices lowest, on the
+// caller's A, B and C with D and the slabs in scratch memory and L2 flushed before each run (the
+// medians of 5 in a forward and a reverse pass); a plan at least 2% faster than the model's goes
+// into the table, and later calls run it. That first call synchronizes its stream and allocates
+// ~2x L2 of scratch for the flush; a stream being captured into a graph is never tuned there, nor
+// a problem under a forced split count.
+void set_split_autotune(bool on);
+bool split_autotune();
 
 }  // namespace tcgemm

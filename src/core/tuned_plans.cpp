@@ -177,7 +177,7 @@ Status add_tuned_split_plan(const TunedSplitPlan& p) {
 
 void clear_tuned_split_plans() { table().replace({}); }
 
-std::optional<TunedSplitPlan> find_tuned_split_plan(const GemmDesc& g) {
+TunedSplitPlan tuned_problem_of(const GemmDesc& g) {
   TunedSplitPlan key;
   key.m = g.m;
   key.n = g.n;
@@ -185,9 +185,32 @@ std::optional<TunedSplitPlan> find_tuned_split_plan(const GemmDesc& g) {
   key.input = g.a.dtype;
   key.a = g.a.layout;
   key.b = g.b.layout;
-  return table().find(key);
+  return key;
 }
 
+std::optional<TunedSplitPlan> find_tuned_split_plan(const GemmDesc& g) { return table().find(tuned_problem_of(g)); }
+
 uint64_t tuned_split_plans_generation() { return table().generation(); }
+
+namespace {
+
+// -1: not yet read from the environment.
+std::atomic<int> g_autotune{-1};
+
+}  // namespace
+
+void set_split_autotune(bool on) { g_autotune.store(on ? 1 : 0, std::memory_order_relaxed); }
+
+bool split_autotune() {
+  int v = g_autotune.load(std::memory_order_relaxed);
+  if (v < 0) {
+    const char* env = std::getenv("TCGEMM_AUTOTUNE");
+    const int from_env = env != nullptr && env[0] == '1' && env[1] == '\0' ? 1 : 0;
+    // A set_split_autotune() that raced ahead of this read wins.
+    g_autotune.compare_exchange_strong(v, from_env, std::memory_order_relaxed);
+    v = g_autotune.load(std::memory_order_relaxed);
+  }
+  return v == 1;
+}
 
 }  // namespace tcgemm

@@ -14,6 +14,7 @@
 
 #include "kernels/sm90/split_k.hpp"
 #include "runtime/registry.hpp"
+#include "runtime/split_autotune.hpp"
 #include "tcgemm/tuning.hpp"
 
 namespace tcgemm {
@@ -262,6 +263,13 @@ Status gemm(const GemmDesc& desc, const void* A, const void* B, const void* C, v
   if (!sm.ok()) return sm.status();
   Result<const KernelEntry*> k = choose(*g, *sm);
   if (!k.ok()) return k.status();
+  // Autotuning (tcgemm/tuning.hpp), off by default: a plan it adds changes the table's generation,
+  // so the choice is made again under it.
+  if (split_autotune_wanted(**k, *g)) {
+    if (Status s = split_autotune_run(*g, A, B, C, stream); !s.ok()) return s;
+    k = choose(*g, *sm);
+    if (!k.ok()) return k.status();
+  }
   return run(**k, *g, A, B, C, D, stream);
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -169,6 +170,24 @@ TEST(TuneChoice, MergeReplacesTheSameProblemAndKeepsTheRest) {
   ASSERT_EQ(merged.size(), 2u);
   EXPECT_EQ(merged[0].splits, 8);
   EXPECT_EQ(merged[1].k, 8192);
+}
+
+}  // namespace
+}  // namespace tcgemm
+
+namespace tcgemm {
+namespace {
+
+// The switch of gemm()'s autotuning: off unless set (the environment is read at the first query,
+// before any set; a set always wins).
+TEST(SplitAutotuneSwitch, SetWinsAndDefaultIsOff) {
+  const char* env = std::getenv("TCGEMM_AUTOTUNE");
+  const bool env_on = env != nullptr && std::string(env) == "1";
+  EXPECT_EQ(split_autotune(), env_on);
+  set_split_autotune(true);
+  EXPECT_TRUE(split_autotune());
+  set_split_autotune(false);
+  EXPECT_FALSE(split_autotune());
 }
 
 }  // namespace

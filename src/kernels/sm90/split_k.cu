@@ -1,4 +1,5 @@
 #include "kernels/sm90/split_k.hpp"
+#include "kernels/sm90/split_plans.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -291,6 +292,39 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
 
 }  // namespace
 
+std::vector<SplitKPlan> split_k_tile_plans(const GemmDesc& g, DType input, int sm_count, int per_tile) {
+  std::vector<SplitKPlan> out;
+  const std::vector<Sm90WsVariant> candidates = split_k_candidates(WsLoads::tma);
+  const double eb = input == DType::tf32 ? 4.0 : 2.0, peak = input == DType::tf32 ? 495e12 : 989e12;
+  for (Sm90WsVariant v : candidates) {
+    // As make_plan: an MN-major A keeps the one-k-block 64x64.
+    if (v == kSm90Ws64x64TwoKBlocks && !sm90_wgmma_ws_supports(g, input, v).ok()) v = sm90_wgmma_ws_narrow_variant(64, 1);
+    const SplitPassTile t = pass_tile(input, v);
+    if (t.tile_m == 0 || !sm90_wgmma_ws_supports(g, input, v).ok()) continue;
+    const bool allowed = true;
+    const int64_t k_blocks = std::max<int64_t>(1, (g.k + t.tile_k - 1) / t.tile_k);
+    const int cap = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(64, k_blocks / 2)));
+    std::vector<SplitKPlan> tile;
+    for (int s = 1; s <= cap; ++s) {
+      const SplitPassPlan p = best_split_pass(g.m, g.n, g.k, eb, peak, &t, &allowed, 1, sm_count, s);
+      if (p.tile < 0 || p.splits != s) continue;  // a count that gives a smaller count's split
+      SplitKPlan r;
+      r.variant = v;
+      r.splits = p.splits;
+      r.k_blocks_per_split = p.k_blocks_per_split;
+      r.ctas = static_cast<int>(p.ctas);
+      r.predicted_us = p.us;
+      r.terms = p.terms;
+      r.workspace_bytes = p.splits > 1 ? split_slabs_bytes(g.m, g.n, g.d.layout == Layout::row, p.splits) : 0;
+      tile.push_back(r);
+    }
+    std::sort(tile.begin(), tile.end(), [](const SplitKPlan& a, const SplitKPlan& b) { return a.predicted_us < b.predicted_us; });
+    if (static_cast<int>(tile.size()) > per_tile) tile.resize(static_cast<std::size_t>(std::max(per_tile, 0)));
+    out.insert(out.end(), tile.begin(), tile.end());
+  }
+  return out;
+}
+
 namespace {
 
 template <class... Args>
@@ -328,12 +362,15 @@ std::string describe(const SplitKPlan& p) {
   return out;
 }
 
-Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, WsLoads loads) {
-  const SplitKPlan p = plan_split_k(args.desc, input, current_sm_count(), loads);
+Status sm90_wgmma_ws_launch_plan(const GemmArgs& args, DType input, const SplitKPlan& p) {
   if (p.predicted_us >= 1e30) return Status::unsupported("no split-K tile supports this problem");
   if (p.mc.n > 1) return sm90_wgmma_ws_launch_multicast(args, input, p.variant, p.mc);
   if (p.splits <= 1) return sm90_wgmma_ws_launch(args, input, true, p.variant);
   return sm90_wgmma_ws_run_split_k(args, input, p.variant, p.splits, p.k_blocks_per_split);
+}
+
+Status sm90_wgmma_ws_planned_launch(const GemmArgs& args, DType input, WsLoads loads) {
+  return sm90_wgmma_ws_launch_plan(args, input, plan_split_k(args.desc, input, current_sm_count(), loads));
 }
 
 namespace {
