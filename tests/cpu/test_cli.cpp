@@ -84,6 +84,7 @@ TEST(Cli, ExplainPointsAtTuneForTheSplitPlannersPickAndShowsATunedPlan) {
   EXPECT_EQ(model.code, 0) << model.out;
   EXPECT_NE(model.out.find("its plan: tile "), std::string::npos) << model.out;
   EXPECT_NE(model.out.find("`tcgemm tune --m=256 --n=512 --k=16384` keeps the fastest"), std::string::npos) << model.out;
+  EXPECT_NE(model.out.find("TCGEMM_AUTOTUNE=1 has gemm() time its candidates"), std::string::npos) << model.out;
   const std::string plans = ::testing::TempDir() + "tcgemm_cli_explain_plans.txt";
   {
     std::ofstream out(plans);

@@ -100,7 +100,8 @@ int run_explain(const ExplainFlags& f) {
     if (picked_name.find("_128xN_ws_splitk") != std::string::npos && picked_plan.rfind("tuned", 0) != 0)
       std::cout << "  the split model's pick was 0-26% behind the best forced plan on 21 shapes (H100, run 265):"
                 << " `explain --measure` times the tiles around it, `tcgemm tune --m=" << g->m << " --n=" << g->n
-                << " --k=" << g->k << "` keeps the fastest for gemm()\n";
+                << " --k=" << g->k << "` keeps the fastest for gemm(), and TCGEMM_AUTOTUNE=1 has gemm() time its"
+                << " candidates at its first call\n";
     for (const auto& v : verdicts)
       std::cout << "  " << (v["supported"].get<bool>() ? "ok      " : "refused ") << v["name"].get<std::string>()
                 << (v["supported"].get<bool>() ? "" : ": " + v["reason"].get<std::string>()) << "\n";
