@@ -26,11 +26,11 @@ b() {  # b SUITE TAG [ENV]: gemm() over a suite, its geomean line
 ON=TCGEMM_AUTOTUNE=1
 b splitk off; b splitk on $ON; save
 b cliffs on $ON; b cliffs off; save
-if [ $SECONDS -lt 260 ]; then b splitk on2 $ON; b splitk off2; save; fi
+if [ $SECONDS -lt 170 ]; then b splitk on2 $ON; b splitk off2; save; fi
 for t in off on; do  # the summary lines of four shapes: tcgemm and cuBLAS TFLOP/s, the ratio
   grep -E "^m=(256 n=256 k=65536|512 n=1024 k=32768|1016 n=1648 k=11344|256 n=512 k=16384) .*x$" $W/bench_splitk_$t.txt |
     grep -v " tcgemm \| cublas " | awk -v t=$t '{print t, $1, $2, $3, $(NF-3), $(NF-2), $(NF-1)}'
 done
-run_suite_if_time 300
+run_suite_if_time 170
 save
 echo "done t=$SECONDS"
