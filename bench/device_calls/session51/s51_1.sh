@@ -11,7 +11,7 @@ run_tests '*SplitAutotune*:*TunedPlan*:*Sm90WideStage*' 150
 grep "\[autotune\]" $W/tests.log
 # memcheck only (the kernels it times are the split tiles, racecheck/synccheck clean in runs 276-277):
 # the scratch D and slabs autotuning sizes itself.
-TCGEMM_TEST_SMALL=1 timeout 90 compute-sanitizer --tool memcheck --error-exitcode 9 $B/tcgemm_gpu_tests --gtest_brief=1 \
+TCGEMM_TEST_SMALL=1 timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $B/tcgemm_gpu_tests --gtest_brief=1 \
   --gtest_filter='*SplitAutotune*' > $W/san_memcheck.log 2>&1; echo "memcheck rc=$?"; grep -E 'ERROR SUMMARY|PASSED' $W/san_memcheck.log | head -3
 save
 timeout 90 $B/tcgemm profile --m=256 --n=256 --k=65536 --split_k_slices=4,6,8,12,16,25 \
