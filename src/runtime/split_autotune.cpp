@@ -61,7 +61,7 @@ struct Events {
 };
 
 bool same_plan(const SplitKPlan& x, const SplitKPlan& y) {
-  return x.variant == y.variant && x.mc.m == y.mc.m && x.mc.n == y.mc.n && x.splits == y.splits;
+  return x.variant == y.variant && x.mc == y.mc && x.splits == y.splits;
 }
 
 // The median of kTimedRuns runs of plan p in us, each after a write of `flush` bytes (past L2).

@@ -151,6 +151,12 @@ SplitKReduceArgs split_k_reduce_args(const GemmArgs& args, const float* partials
 namespace tcgemm {
 namespace {
 
+// The two-k-block stages load K-major A and B only; an MN-major A keeps the one-k-block 64x64.
+Sm90WsVariant for_problem(Sm90WsVariant v, const GemmDesc& g, DType input) {
+  if (v == kSm90Ws64x64TwoKBlocks && !sm90_wgmma_ws_supports(g, input, v).ok()) return sm90_wgmma_ws_narrow_variant(64, 1);
+  return v;
+}
+
 std::vector<Sm90WsVariant> split_k_candidates(WsLoads loads) {
   if (loads == WsLoads::threads || loads == WsLoads::row_classes) {
     Sm90WsVariant v128 = sm90_wgmma_ws_narrow_variant(128), v64 = sm90_wgmma_ws_narrow_variant(64);
@@ -242,9 +248,7 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
   bool allowed[5] = {};
   const int count = static_cast<int>(std::min<std::size_t>(candidates.size(), 4));
   for (int i = 0; i < count; ++i) {
-    // The two-k-block stages load K-major A and B only; an MN-major A keeps the one-k-block 64x64.
-    if (candidates[i] == kSm90Ws64x64TwoKBlocks && !sm90_wgmma_ws_supports(g, input, candidates[i]).ok())
-      candidates[i] = sm90_wgmma_ws_narrow_variant(64, 1);
+    candidates[i] = for_problem(candidates[i], g, input);
     tiles[i] = pass_tile(input, candidates[i]);
     allowed[i] = tiles[i].tile_m > 0 && sm90_wgmma_ws_supports(g, input, candidates[i]).ok();
   }
@@ -297,8 +301,7 @@ std::vector<SplitKPlan> split_k_tile_plans(const GemmDesc& g, DType input, int s
   const std::vector<Sm90WsVariant> candidates = split_k_candidates(WsLoads::tma);
   const double eb = input == DType::tf32 ? 4.0 : 2.0, peak = input == DType::tf32 ? 495e12 : 989e12;
   for (Sm90WsVariant v : candidates) {
-    // As make_plan: an MN-major A keeps the one-k-block 64x64.
-    if (v == kSm90Ws64x64TwoKBlocks && !sm90_wgmma_ws_supports(g, input, v).ok()) v = sm90_wgmma_ws_narrow_variant(64, 1);
+    v = for_problem(v, g, input);
     const SplitPassTile t = pass_tile(input, v);
     if (t.tile_m == 0 || !sm90_wgmma_ws_supports(g, input, v).ok()) continue;
     const bool allowed = true;
