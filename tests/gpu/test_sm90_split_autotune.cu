@@ -124,6 +124,7 @@ TEST(Sm90SplitAutotune, FirstCallTunesAndDIsRight) {
       ADD_FAILURE() << "gemm() picks " << *pick << " here, not the split planner's entry";
       continue;
     }
+    const std::string model = describe(plan_split_k(g, c.input, current_sm_count()));  // before tuning
     run_and_check(entry, g, 0, /*twice=*/true);
     EXPECT_FALSE(split_autotune_wanted(*k, g)) << "tuned once, then settled";
     const std::optional<TunedSplitPlan> t = find_tuned_split_plan(g);
@@ -131,7 +132,7 @@ TEST(Sm90SplitAutotune, FirstCallTunesAndDIsRight) {
       EXPECT_GT(t->measured_us, 0);
       std::printf("[autotune] %s %lldx%lldx%lld: %dx%d x%d %.1f us (the model's plan: %s)\n", to_string(c.input).data(),
                   static_cast<long long>(g.m), static_cast<long long>(g.n), static_cast<long long>(g.k), t->tile_m,
-                  t->tile_n, t->splits, t->measured_us, describe(plan_split_k(g, c.input, current_sm_count())).c_str());
+                  t->tile_n, t->splits, t->measured_us, model.c_str());
     }
   }
 }
