@@ -39,6 +39,8 @@ StoredExtent extent_c(const GemmDesc& g);
 constexpr int64_t tight_ld(StoredExtent e, Layout l) { return l == Layout::row ? e.cols : e.rows; }
 // ld as given, or the tight one when 0.
 int64_t effective_ld(const MatrixDesc& m, StoredExtent e);
+// Elements an operand spans in memory, first to last: (outer - 1) * ld + inner.
+int64_t stored_elements(const MatrixDesc& m, StoredExtent e);
 
 // Largest dimension any path accepts. Index math is 64-bit throughout; this bounds a single
 // operand at 2^31 elements per dimension, past which no GPU holds the data anyway.

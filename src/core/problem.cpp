@@ -14,6 +14,12 @@ int64_t effective_ld(const MatrixDesc& m, StoredExtent e) {
   return m.ld == 0 ? tight_ld(e, m.layout) : m.ld;
 }
 
+int64_t stored_elements(const MatrixDesc& m, StoredExtent e) {
+  const int64_t outer = m.layout == Layout::row ? e.rows : e.cols;
+  const int64_t inner = m.layout == Layout::row ? e.cols : e.rows;
+  return (outer - 1) * effective_ld(m, e) + inner;
+}
+
 static Status check_dim(const char* name, int64_t v) {
   if (v < 1) return Status::invalid(std::string(name) + " must be >= 1 (got " + std::to_string(v) + ")");
   if (v > kMaxDim)

@@ -163,11 +163,8 @@ Result<const KernelEntry*> choose(const GemmDesc& g, int sm) {
 
 // First byte past the last element of an operand, for the aliasing check.
 std::uintptr_t end_of(const void* p, const MatrixDesc& m, StoredExtent e) {
-  const int64_t ld = effective_ld(m, e);
-  const int64_t outer = m.layout == Layout::row ? e.rows : e.cols;
-  const int64_t inner = m.layout == Layout::row ? e.cols : e.rows;
   return reinterpret_cast<std::uintptr_t>(p) +
-         static_cast<std::uintptr_t>(((outer - 1) * ld + inner) * static_cast<int64_t>(dtype_bytes(m.dtype)));
+         static_cast<std::uintptr_t>(stored_elements(m, e) * static_cast<int64_t>(dtype_bytes(m.dtype)));
 }
 
 bool overlaps(const void* p, std::uintptr_t p_end, const void* q, std::uintptr_t q_end) {

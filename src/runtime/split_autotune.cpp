@@ -116,10 +116,7 @@ Status split_autotune_run(const GemmDesc& g, const void* A, const void* B, const
 
   std::size_t ws_bytes = 0;
   for (const SplitKPlan& p : plans) ws_bytes = std::max(ws_bytes, p.workspace_bytes);
-  const StoredExtent e = extent_c(g);
-  const int64_t outer = g.d.layout == Layout::row ? e.rows : e.cols, inner = g.d.layout == Layout::row ? e.cols : e.rows;
-  const std::size_t d_bytes =
-      static_cast<std::size_t>((outer - 1) * effective_ld(g.d, e) + inner) * dtype_bytes(g.d.dtype);
+  const std::size_t d_bytes = static_cast<std::size_t>(stored_elements(g.d, extent_c(g))) * dtype_bytes(g.d.dtype);
   int dev = 0, l2 = 0;
   if (cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) return cuda_status("device", e);
   if (cudaError_t e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev); e != cudaSuccess)

@@ -172,12 +172,6 @@ TEST(TuneChoice, MergeReplacesTheSameProblemAndKeepsTheRest) {
   EXPECT_EQ(merged[1].k, 8192);
 }
 
-}  // namespace
-}  // namespace tcgemm
-
-namespace tcgemm {
-namespace {
-
 // The switch of gemm()'s autotuning: off unless set (the environment is read at the first query,
 // before any set; a set always wins).
 TEST(SplitAutotuneSwitch, SetWinsAndDefaultIsOff) {

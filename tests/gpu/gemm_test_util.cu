@@ -64,13 +64,6 @@ DeviceBuffer::~DeviceBuffer() {
   if (p_) (void)cudaFree(p_);
 }
 
-int64_t stored_elements(const MatrixDesc& m, StoredExtent e) {
-  const int64_t ld = effective_ld(m, e);
-  const int64_t outer = m.layout == Layout::row ? e.rows : e.cols;
-  const int64_t inner = m.layout == Layout::row ? e.cols : e.rows;
-  return (outer - 1) * ld + inner;
-}
-
 void fill_random(void* p, int64_t n, DType t, uint64_t seed) {
   fill_random_kernel<<<blocks_for(n), 256>>>(p, n, t, seed);
   check(cudaGetLastError(), "fill_random");

@@ -31,9 +31,6 @@ class DeviceBuffer {
   std::size_t bytes_ = 0;
 };
 
-// Elements an operand spans in memory: (outer - 1) * ld + inner.
-int64_t stored_elements(const MatrixDesc& m, StoredExtent e);
-
 // Uniform magnitudes in [1/16, 1] with random signs: never zero (so Inf*0 never hides an Inf),
 // representable without underflow in every 16-bit format. Deterministic in `seed`.
 void fill_random(void* p, int64_t elements, DType t, uint64_t seed);

@@ -157,6 +157,19 @@ Sm90WsVariant for_problem(Sm90WsVariant v, const GemmDesc& g, DType input) {
   return v;
 }
 
+// The plan of a priced split pass p of tile v (no multicast, not tuned).
+SplitKPlan plan_of(const SplitPassPlan& p, Sm90WsVariant v, const GemmDesc& g) {
+  SplitKPlan r;
+  r.variant = v;
+  r.splits = p.splits;
+  r.k_blocks_per_split = p.k_blocks_per_split;
+  r.ctas = static_cast<int>(p.ctas);
+  r.predicted_us = p.us;
+  r.terms = p.terms;
+  r.workspace_bytes = p.splits > 1 ? split_slabs_bytes(g.m, g.n, g.d.layout == Layout::row, p.splits) : 0;
+  return r;
+}
+
 std::vector<Sm90WsVariant> split_k_candidates(WsLoads loads) {
   if (loads == WsLoads::threads || loads == WsLoads::row_classes) {
     Sm90WsVariant v128 = sm90_wgmma_ws_narrow_variant(128), v64 = sm90_wgmma_ws_narrow_variant(64);
@@ -278,19 +291,15 @@ SplitKPlan make_plan(const GemmDesc& g, DType input, int sm_count, WsLoads loads
   const SplitPassPlan p = best_split_pass(g.m, g.n, g.k, input == DType::tf32 ? 4.0 : 2.0,
                                           input == DType::tf32 ? 495e12 : 989e12, tiles, allowed, total, sm_count,
                                           tuned_tile >= 0 ? tuned->splits : forced_split_k());
-  SplitKPlan best;
-  best.predicted_us = 1e30;
-  if (p.tile < 0 || p.us >= 1e30) return best;
+  if (p.tile < 0 || p.us >= 1e30) {
+    SplitKPlan none;
+    none.predicted_us = 1e30;
+    return none;
+  }
   const bool pair = p.tile == count;
-  best.variant = pair ? pair_variant : candidates[static_cast<std::size_t>(p.tile)];
+  SplitKPlan best = plan_of(p, pair ? pair_variant : candidates[static_cast<std::size_t>(p.tile)], g);
   if (pair) best.mc = kPair;
-  best.splits = p.splits;
-  best.k_blocks_per_split = p.k_blocks_per_split;
-  best.ctas = static_cast<int>(p.ctas);
-  best.predicted_us = p.us;
-  best.terms = p.terms;
   if (tuned_tile >= 0) best.tuned_us = tuned->measured_us > 0 ? tuned->measured_us : -1;
-  best.workspace_bytes = p.splits > 1 ? split_slabs_bytes(g.m, g.n, g.d.layout == Layout::row, p.splits) : 0;
   return best;
 }
 
@@ -311,15 +320,7 @@ std::vector<SplitKPlan> split_k_tile_plans(const GemmDesc& g, DType input, int s
     for (int s = 1; s <= cap; ++s) {
       const SplitPassPlan p = best_split_pass(g.m, g.n, g.k, eb, peak, &t, &allowed, 1, sm_count, s);
       if (p.tile < 0 || p.splits != s) continue;  // a count that gives a smaller count's split
-      SplitKPlan r;
-      r.variant = v;
-      r.splits = p.splits;
-      r.k_blocks_per_split = p.k_blocks_per_split;
-      r.ctas = static_cast<int>(p.ctas);
-      r.predicted_us = p.us;
-      r.terms = p.terms;
-      r.workspace_bytes = p.splits > 1 ? split_slabs_bytes(g.m, g.n, g.d.layout == Layout::row, p.splits) : 0;
-      tile.push_back(r);
+      tile.push_back(plan_of(p, v, g));
     }
     std::sort(tile.begin(), tile.end(), [](const SplitKPlan& a, const SplitKPlan& b) { return a.predicted_us < b.predicted_us; });
     if (static_cast<int>(tile.size()) > per_tile) tile.resize(static_cast<std::size_t>(std::max(per_tile, 0)));
