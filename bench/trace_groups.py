@@ -6,7 +6,7 @@ The L2 request coalescer merges reads of one sector only when they arrive close 
 session 48), so CTAs that share an A row block or a B column block and run out of step lose the merges.
 The CTA-to-tile mapping repeats wgmma_tma_ws_kernel.cuh's (groups of 8 tile rows, clusters along x).
 
-usage: trace_groups.py CSV M N K TILE_M TILE_N MC_M MC_N
+usage: trace_groups.py CSV M N TILE_M TILE_N MC_M MC_N
 """
 import csv
 import statistics
@@ -32,7 +32,7 @@ def spread(groups, col):
 
 
 def main():
-    path, m, n, k, tm, tn, mc_m, mc_n = sys.argv[1], *map(int, sys.argv[2:9])
+    path, m, n, tm, tn, mc_m, mc_n = sys.argv[1], *map(int, sys.argv[2:8])
     rows = [{k2: float(v) for k2, v in r.items()} for r in csv.DictReader(open(path))]
     tiles_m, tiles_n = -(-m // tm), -(-n // tn)
     by_a, by_b = {}, {}
